@@ -110,36 +110,40 @@ class Trees:
     def _named(self, name: str, token: int, head: int, first: int = 0, second: int = 0) -> Any:
         """A named quantity (a vector x, f, F, xbar, v, xdot; a scalar; a pair scalar s, w, p at tokens `first`,
         `second`) at the token and head."""
-        chain, cfg, heads = self.chain, self.chain.cfg, range(len(self.chain.scores))
-        readers: dict[str, Callable[[], Any]] = {
-            "x": lambda: list(cfg.tokens[token]),
-            "f": lambda: chain.outputs()[head][token],
-            "F": lambda: [add(list(c)) for c in zip(*(f[token] for f in chain.outputs()), strict=True)],
-            "xbar": lambda: chain.attention_mean(head, token),
-            "v": lambda: chain.attention_velocity(token),
-            "xdot": lambda: chain.velocities()[token],
-            "s": lambda: chain.scores[head][first][second],
-            "w": lambda: chain.weights()[head][first][second],
-            "p": lambda: chain.softmax(head, first)[0][second],
-            "a_h_i": lambda: self._shared("ip", vector_dot(chain.outputs()[head][token], list(cfg.tokens[token]))),
-            "T_h_i": lambda: self._shared("ip", vector_dot(*[self._project(chain.outputs()[head][token], token)] * 2)),
-            "A_h_i": lambda: add([self._named("a_h_i", token, g) for g in heads if g != head]),
-            "E_h": lambda: self._define(f"E_{head}", lambda: chain.head_energy(head)),
-            "dE_h_dt": lambda: self._define(f"dE_{head}_dt", lambda: chain.head_energy_rate(head)),
-            "E": lambda: add([self._named("E_h", token, g) for g in heads]),
-            "dE_dt": lambda: add([self._named("dE_h_dt", token, g) for g in heads]),
-            "entropy_h_i": lambda: self._define(f"H_{head}_{token}", lambda: chain.entropy(head, token)),
-            "entropy_rate_h_i": lambda: self._define(f"dH_{head}_{token}_dt", lambda: chain.entropy_rate(head, token)),
-            "Z_h_i": lambda: self._define(f"Zs_{head}_{token}", lambda: chain.partition_function(head, token)),
-            "lambda_h": lambda: cfg.score_matrices[head][0][0],  # M_h = lambda_h I: the claim assumes scalar-heads
-            "cluster_gap": lambda: 1 - min(dot(x, y) for i, x in enumerate(cfg.tokens) for y in cfg.tokens[i + 1 :]),
-            "R": lambda: self._define("R", chain.order_parameter),
-            "dR_dt": lambda: self._define("dR_dt", chain.order_parameter_rate),
-            "norm_rate_i": lambda: self._define(f"dnx_{token}_dt", lambda: chain.token_norm_rate(token)),
-            "delta": lambda: self.delta,  # a statement naming it states orthogonal-heads(delta=q)
-            "delta_op": lambda: chain.measured("delta_op", lambda: max_cross_operator_norm(cfg.score_matrices)),
-            "misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head)),
-        }
+        chain, cfg, heads, define = self.chain, self.chain.cfg, range(len(self.chain.scores)), self._define
+        named, shared, outputs, tokens = self._named, self._shared, chain.outputs, cfg.tokens
+        # the vectors at the token: x, the head's output f, their sum F over the heads, xbar, v, xdot
+        readers: dict[str, Callable[[], Any]] = {"x": lambda: list(tokens[token])}
+        readers |= {"f": lambda: outputs()[head][token], "xdot": lambda: chain.velocities()[token]}
+        readers |= {"F": lambda: [add(list(c)) for c in zip(*(f[token] for f in outputs()), strict=True)]}
+        readers |= {"xbar": lambda: chain.attention_mean(head, token), "v": lambda: chain.attention_velocity(token)}
+        # the pair scalars at tokens `first`, `second`
+        readers |= {"s": lambda: chain.scores[head][first][second], "w": lambda: chain.weights()[head][first][second]}
+        readers |= {"p": lambda: chain.softmax(head, first)[0][second]}
+        # a_h_i = <f_h_i, x_i>, T_h_i = |P_i f_h_i|^2, A_h_i = <F_i - f_h_i, x_i> = the sum of a_g_i over g != h
+        readers |= {"a_h_i": lambda: shared("ip", vector_dot(outputs()[head][token], list(tokens[token])))}
+        readers |= {"T_h_i": lambda: shared("ip", vector_dot(*[self._project(outputs()[head][token], token)] * 2))}
+        readers |= {"A_h_i": lambda: add([named("a_h_i", token, g) for g in heads if g != head])}
+        # a head's energy and its rate, and their sums over the heads
+        readers |= {"E_h": lambda: define(f"E_{head}", lambda: chain.head_energy(head))}
+        readers |= {"dE_h_dt": lambda: define(f"dE_{head}_dt", lambda: chain.head_energy_rate(head))}
+        readers |= {"E": lambda: add([named("E_h", token, g) for g in heads])}
+        readers |= {"dE_dt": lambda: add([named("dE_h_dt", token, g) for g in heads])}
+        # a head's entropy at a token, its rate and its partition function
+        readers |= {"entropy_h_i": lambda: define(f"H_{head}_{token}", lambda: chain.entropy(head, token))}
+        readers["entropy_rate_h_i"] = lambda: define(f"dH_{head}_{token}_dt", lambda: chain.entropy_rate(head, token))
+        readers |= {"Z_h_i": lambda: define(f"Zs_{head}_{token}", lambda: chain.partition_function(head, token))}
+        # lambda_h: M_h = lambda_h I (the claim assumes scalar-heads); delta: a statement naming it states
+        # orthogonal-heads(delta=q)
+        readers |= {"lambda_h": lambda: cfg.score_matrices[head][0][0], "delta": lambda: self.delta}
+        readers |= {"cluster_gap": lambda: 1 - min(dot(x, y) for i, x in enumerate(tokens) for y in tokens[i + 1 :])}
+        # the order parameter R, its rate, and the rate of a token's norm
+        readers |= {"R": lambda: define("R", chain.order_parameter)}
+        readers |= {"dR_dt": lambda: define("dR_dt", chain.order_parameter_rate)}
+        readers |= {"norm_rate_i": lambda: define(f"dnx_{token}_dt", lambda: chain.token_norm_rate(token))}
+        # the operator norms (balls only)
+        readers |= {"misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head))}
+        readers |= {"delta_op": lambda: chain.measured("delta_op", lambda: max_cross_operator_norm(cfg.score_matrices))}
         return readers[name]()
 
 

@@ -37,16 +37,6 @@ def require_keys(data: object, keys: Iterable[str], what: str) -> dict[str, Any]
     return data
 
 
-def integer_parameters(data: object, ranges: Mapping[str, tuple[int, int]]) -> dict[str, int]:
-    """Integer parameters given as decimal strings, each within the obligation's (min, max)."""
-    require_keys(data, ranges, "parameters")
-    for name, (lo, hi) in ranges.items():
-        text = data[name]  # type: ignore[index]
-        if not isinstance(text, str) or not text.isdigit() or len(text) > 12 or not lo <= int(text) <= hi:
-            raise Rejected(f"parameter {name} must be an integer in [{lo}, {hi}], not {str(text)[:40]!r}")
-    return {name: int(data[name]) for name in ranges}  # type: ignore[index]
-
-
 def rational_map(data: object, what: str) -> dict[str, Fraction]:
     """An object of exact rational strings."""
     if not isinstance(data, dict) or len(data) > 64:

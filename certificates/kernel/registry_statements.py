@@ -47,7 +47,12 @@ def expected(claim_id: str, parameters: object) -> dict[str, Any]:
     entry = table().get(claim_id)
     if entry is None:
         raise Rejected(f"no certificate obligation is known for claim {claim_id[:80]!r}")
-    values = recheck.integer_parameters(parameters, entry["ranges"])
+    recheck.require_keys(parameters, entry["ranges"], "parameters")  # integers as decimal strings, within (min, max)
+    for name, (lo, hi) in entry["ranges"].items():
+        text = parameters[name]  # type: ignore[index]
+        if not isinstance(text, str) or not text.isdigit() or len(text) > 12 or not lo <= int(text) <= hi:
+            raise Rejected(f"parameter {name} must be an integer in [{lo}, {hi}], not {str(text)[:40]!r}")
+    values = {name: int(parameters[name]) for name in entry["ranges"]}  # type: ignore[index]
     body = {key: value for key, value in entry.items() if key != "cases"}
     if "cases" in entry:
         key = ",".join(f"{name}={values[name]}" for name in entry["shape"])
@@ -145,12 +150,10 @@ def convexity_lemma(statement: dict[str, Any], claim_id: str, a: Fraction, b: Fr
     renamed = substitute({key: statement[key] for key in ("parts", "rate", "factor")}, {"u": ["sym", "s"]})
     parts, factor = renamed["parts"], renamed["factor"]
     g, slope = parts["g-below"]["expression"], derivative(renamed["rate"], "s")
-    facts = {
-        "g-rising is g'": is_antiderivative(g, parts["g-rising"]["expression"]),
-        "convex is phi''": is_antiderivative(slope, parts["convex"]["expression"]),
-        "phi'' = K g": is_antiderivative(slope, ["mul", factor, g]),
-        "K > 0": evaluate(factor, {"s": ball_of(a).union(ball_of(b))}) > 0,
-    }
+    facts = {"g-rising is g'": is_antiderivative(g, parts["g-rising"]["expression"])}
+    facts |= {"convex is phi''": is_antiderivative(slope, parts["convex"]["expression"])}
+    facts |= {"phi'' = K g": is_antiderivative(slope, ["mul", factor, g])}
+    facts |= {"K > 0": evaluate(factor, {"s": ball_of(a).union(ball_of(b))}) > 0}
     if failed := [fact for fact, holds in facts.items() if not holds]:
         raise Rejected(f"{claim_id}: the convexity lemma fails: {', '.join(failed)} not shown")
 

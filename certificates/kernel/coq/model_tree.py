@@ -67,10 +67,9 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     def where(binding: dict[str, int]) -> str:
         return " at " + ", ".join(f"{k} = {v}" for k, v in sorted(binding.items())) if binding else ""
 
-    rows = [
-        {"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]}
-        for c, binding, gap in given_rows(claim, trees, at)
-    ]
+    rows = []
+    for c, binding, gap in given_rows(claim, trees, at):
+        rows.append({"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]})
     lhs, rhs = (tree_of(chain.rate.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
     name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})

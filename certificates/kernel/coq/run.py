@@ -21,6 +21,8 @@ from .. import processes
 #: the files headflow writes take, so that a verdict does not depend on how busy the machine is.
 SECONDS = 120.0
 FILE = "headflow_certificate.v"
+#: A statement to compare with: (the kernel's statement file, the queries whose answers must agree).
+Stated = tuple[str, Sequence[str]]
 #: The modules of the axioms a proof may rest on: those of Coq's real numbers (classical Dedekind reals, excluded
 #: middle, functional extensionality) and of the primitive integers and floats Interval computes with.
 _MODULES = "ClassicalDedekindReals|Classical_Prop|FunctionalExtensionality|Prim(Int63|Float)|Uint63|Float(Axioms|64)"
@@ -43,11 +45,7 @@ def coqc() -> str | None:
 
 
 def compile_source(
-    text: str,
-    seconds: float = SECONDS,
-    name: str = FILE,
-    theorems: Sequence[str] = (),
-    statement: tuple[str, Sequence[str]] | None = None,
+    text: str, seconds: float = SECONDS, name: str = FILE, theorems: Sequence[str] = (), statement: Stated | None = None
 ) -> CoqAnswer:
     """Compile `text` with coqc in a fresh folder; never raises for a failing proof. Each of `theorems` must then rest
     on no assumption beyond Coq's standard axioms (`Print Assumptions`, `foreign_assumptions`): an admitted proof, a

@@ -48,6 +48,8 @@ using where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv 
 proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"""
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
+#: The roots of lambda_c's equation a statement binds, by the texts of their (tokens, beta); the k-th is `lambda_c'k`.
+Roots = list[tuple[str, str]]
 #: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
 SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0", "=": "{} = 0"}
 
@@ -70,9 +72,7 @@ def real(value: Fraction) -> str:
     return text if value >= 0 and "/" not in text else f"({text})"
 
 
-def translated(
-    tree: Any, domain: dict[str, None], integers: Any = (), roots: list[tuple[str, str]] | None = None
-) -> str:
+def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Roots | None = None) -> str:
     """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` (an ordered set)
     unless it is there already (a statement gathers them over all its trees, each once). A symbol in `integers` is
     a Z variable (`IZR n`); with a list `roots`, `lambda_c(n, beta)` is the name `lambda_c'k` of the k-th root the
@@ -108,7 +108,7 @@ def expanded(tree: Any) -> Any:
     return expanded(expand(tree)) if tree[0] in ("beta_star", "rate", "lambda_max") else tree
 
 
-def _root(roots: list[tuple[str, str]], tokens: str, beta: str) -> str:
+def _root(roots: Roots, tokens: str, beta: str) -> str:
     """The name of the root of lambda_c's equation at (tokens, beta), both free of roots (bound before them): a new
     one unless the statement names that root already."""
     if "'" in tokens + beta:
@@ -127,7 +127,7 @@ def _untranslatable(op: str, *parts: Any) -> str:
 CONNECTIVES = {"and": " /\\ ", "or": " \\/ ", "implies": " -> ", "iff": " <-> "}
 
 
-def formula(tree: Any, integers: Any = (), roots: list[tuple[str, str]] | None = None) -> str:
+def formula(tree: Any, integers: Any = (), roots: Roots | None = None) -> str:
     """The Coq proposition of a formula tree (relations and connectives; `translated`'s `integers` and `roots`); its
     terms' domain conditions are not stated (its statement states them itself, or a proof's hypotheses do)."""
     op, args = node_parts(tree, 0)
@@ -199,7 +199,7 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     values = [(n, real(v)) for n, v in problem.point.items()]
     values += [(n, translated(t, conjuncts)) for n, t in problem.definitions]
     defined = [(identifier(n), f"Definition {identifier(n)} : R := {text}.") for n, text in values]
-    roots: list[tuple[str, str]] = []  # each lambda_c of a condition, bound over every conjunct (`bound_roots`)
+    roots: Roots = []  # each lambda_c of a condition, bound over every conjunct (`bound_roots`)
     for condition in problem.conditions:
         text = translated(condition["expression"], conjuncts, (), roots)
         conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
@@ -222,12 +222,12 @@ def _universal(statement: UniversalStatement) -> str:
     goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT encoding)."""
     quantified = "".join(f"forall {' '.join(names)} : {kind},\n  " for names, kind in binders(statement))
     shown = "".join(f"{formula(h, statement.integers)} ->\n  " for h in statement.hypotheses)
-    roots: list[tuple[str, str]] = []
+    roots: Roots = []
     goal = bound_roots(roots, formula(statement.goal, statement.integers, roots))
     return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{shown}{goal}."
 
 
-def bound_roots(roots: list[tuple[str, str]], goal: str, exists: bool = False) -> str:
+def bound_roots(roots: Roots, goal: str, exists: bool = False) -> str:
     """`goal` with the roots (n, beta) it names bound: `(0 < n - 1 and 0 < beta) and forall r : R, is_lambda_c n
     beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT
     encoding and its enclosure `lambda_c.enclose`), with `exists` also `exists r' : R, is_lambda_c n beta r'` among the
