@@ -89,13 +89,16 @@ def whole_paper(tmp_path_factory: pytest.TempPathFactory) -> Report:
 
 @pytest.fixture(scope="session")
 def certified_fresh_check(tmp_path_factory: pytest.TempPathFactory, certified: dict[str, list[Path]]) -> FreshCheck:
-    """The kernel's check of every file of `certified`, in one fresh process, once per session (`tests.checking`):
-    the tests that every certificate `certify` writes, and every registry claim's, re-check without SymPy or mpmath
-    read it (each re-check of the files runs z3 and cvc5 again)."""
+    """The kernel's check of every file of `certified`, in one fresh process, once per session (`tests.checking`),
+    then `headflow check-cert` of them in that process: the tests that every certificate `certify` writes, and every
+    registry claim's, re-check without SymPy or mpmath, and the test of check-cert's listing of them, read it (each
+    re-check of the files in a new process runs z3 and cvc5 again)."""
     from tests.checking import check_in_a_fresh_process
 
     paths = [path for group in certified.values() for path in group if path.suffix == ".json"]
-    return shared_run(tmp_path_factory, "certified-fresh-check", lambda _: check_in_a_fresh_process(paths))
+    return shared_run(
+        tmp_path_factory, "certified-fresh-check", lambda _: check_in_a_fresh_process(paths, check_cert=True)
+    )
 
 
 @dataclass(frozen=True)
