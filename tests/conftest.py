@@ -141,6 +141,10 @@ SLOW_CASES = (
     "test_coqc_accepts_a_cheat_but_print_assumptions_rejects_it[Proof. admit. Admitted.]",
     "tests/certificates/kernel/test_processes.py::test_check_killed_inside_cvc5_leaves_no_solver[SIGKILL]",
     "tests/certificates/kernel/test_processes.py::test_check_cert_killed_inside_cvc5_leaves_no_solver[SIGKILL]",
+    # the same search and assertions as seed 0 (run by default) from other random starts: seconds each
+    "tests/soundness/test_dynamics_adversarial.py::test_entropy_rate_and_monotonicity_refuted_for_three_tokens[1]",
+    "tests/soundness/test_dynamics_adversarial.py::test_entropy_rate_and_monotonicity_refuted_for_three_tokens[2]",
+    "tests/soundness/test_dynamics_adversarial.py::test_entropy_rate_and_monotonicity_refuted_for_three_tokens[3]",
 )
 
 
