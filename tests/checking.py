@@ -23,13 +23,23 @@ def verify_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> 
 
 
 #: Checks each file given on the command line in one process; prints the rejections (path -> message) and the
-#: SymPy/mpmath modules loaded at the end.
+#: SymPy/mpmath modules loaded at the end. With `--check-cert` first, the same process then runs
+#: `headflow check-cert --width=1000` on the files and prints its exit code, stdout and stderr too.
 FRESH_CHECKER = """
-import json, sys
+import contextlib, io, json, sys
 from headflow.certificates.kernel.verify import check_file
-failed = {path: result.message for path in sys.argv[1:] if not (result := check_file(path)).ok}
+command = sys.argv[1:2] == ["--check-cert"]
+paths = sys.argv[2:] if command else sys.argv[1:]
+failed = {path: result.message for path in paths if not (result := check_file(path)).ok}
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath", "identities"))
-print(json.dumps({"failed": failed, "loaded": loaded}))
+found = {"failed": failed, "loaded": loaded}
+if command:
+    from headflow.checks import cli
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(["check-cert", "--width=1000", *paths])
+    found["check_cert"] = [code, out.getvalue(), err.getvalue()]
+print(json.dumps(found))
 """
 
 
@@ -42,16 +52,27 @@ class FreshCheck:
     paths: list[str]
     failed: dict[str, str]
     loaded: list[str]
+    #: `headflow check-cert --width=1000 PATHS` run after the checks in the same process (`check_cert=True`)
+    check_cert: subprocess.CompletedProcess[str] | None = None
 
     def failures(self) -> list[str]:
         """`path: message` of each rejected file, in order."""
         return [f"{path}: {self.failed[path]}" for path in self.paths if path in self.failed]
 
 
-def check_in_a_fresh_process(paths: list[Path]) -> FreshCheck:
-    """Check `paths` in one fresh process (`FRESH_CHECKER`)."""
+def check_in_a_fresh_process(paths: list[Path], check_cert: bool = False) -> FreshCheck:
+    """Check `paths` in one fresh process (`FRESH_CHECKER`); with `check_cert`, that process then runs `headflow
+    check-cert` on them too (its solver answers are the ones the checks just got: `certificates.kernel.solvers._MEMO`),
+    so that a test of the command's output pays no second round of solver runs."""
     names = [str(path) for path in paths]
-    run = subprocess.run([sys.executable, "-c", FRESH_CHECKER, *names], capture_output=True, text=True, cwd=ROOT)
+    flag = ["--check-cert"] if check_cert else []
+    run = subprocess.run(
+        [sys.executable, "-c", FRESH_CHECKER, *flag, *names], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
-    return FreshCheck(names, found["failed"], found["loaded"])
+    command = None
+    if check_cert:
+        code, out, err = found["check_cert"]
+        command = subprocess.CompletedProcess(["headflow", "check-cert", "--width=1000", *names], code, out, err)
+    return FreshCheck(names, found["failed"], found["loaded"], command)

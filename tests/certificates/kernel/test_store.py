@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.checking import FreshCheck
 from tests.checking import verify_file as verify_certificate
 from tests.forging import collapse_first_split, forged_file
 
@@ -53,9 +54,16 @@ def test_certify_writes_every_kind(certs: dict[str, list[Path]]) -> None:
     } <= claims
 
 
-def test_every_certificate_rechecks_in_a_fresh_process(certs: dict[str, list[Path]]) -> None:
-    files = [p for group in certs.values() for p in group]
-    result = check_cert(*files)
+def test_every_certificate_rechecks_in_a_fresh_process(
+    certs: dict[str, list[Path]], certified_fresh_check: FreshCheck
+) -> None:
+    """`headflow check-cert` of every file `certify` wrote, in the session's fresh process (`certified_fresh_check`,
+    after the kernel's checks of the same files: the command's solver problems are answered from that process's
+    memo), lists each file as ok in the order given and counts them all."""
+    result = certified_fresh_check.check_cert
+    assert result is not None
+    files = [Path(path) for path in certified_fresh_check.paths]
+    assert sorted(files) == sorted(p for group in certs.values() for p in group)
     assert result.returncode == 0, result.stderr
     entries = [line for line in result.stdout.splitlines() if not line.startswith(" ")]
     assert entries[:-1] == [next(e for e in entries if e.startswith(f"{path}: ok: ")) for path in files]
