@@ -3,14 +3,14 @@ time of [0, T] or at some time of it, and the replay of its certificate, a chain
 
 A claim about the trajectory from the user's exact tokens is elaborated outside the kernel into this data:
 
-    {"form": "trajectory", "claim": id, "configuration": exact configuration (as a witness's, a `mask` optional),
-     "interaction": exprtree tree of phi(s) or null, "term": model term tree (`model_terms`; free indices among i, j
-     (two distinct tokens) and h), "fixed": {} or the free indices it is at ({"i": 0, "j": 1}), "over": "least" |
-     "largest", "op": ">" | ">=" | "<" | "<=", "bound": "p/q",
+    {"form": "trajectory", "claim": id, "configuration": exact configuration (as a witness's, a `mask` optional,
+     no interaction: the balls of a chain's values do not check phi > 0 as `Chain.balls` does), "term": model term
+     tree (`model_terms`; free indices among i, j (two distinct tokens) and h), "fixed": {} or the free indices it is
+     at ({"i": 0, "j": 1}), "over": "least" | "largest", "op": ">" | ">=" | "<" | "<=", "bound": "p/q",
      "when": "always" | "sometime", "time": "p/q" (T > 0)}
 
 It states: with x(t) the solution of the model's equation x' = F(x) from the exact tokens (F the chain's velocities of
-the configuration's heads, beta, kind, mask, interaction and geometry) and Q(t) the least (largest) value of the term
+the configuration's heads, beta, kind, mask and geometry) and Q(t) the least (largest) value of the term
 over every binding of its free indices at x(t), Q(t) op bound at every t of [0, T] (always) or at some t of it.
 
 Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin"}],
@@ -48,22 +48,17 @@ from .equilibrium import jacobian
 from .exact import ball_of, holds, interval_ball, precision
 from .exact_data import ExactConfiguration
 from .exprtree import parse_rational
-from .interaction import Interaction, check_tree
 from .model_chain import Chain, add
 from .model_statements import term_of
 from .model_terms import TOKENS, term_text
 from .model_values import Trees
 from .recheck import Rejected
-from .tree_text import term_text as tree_text
 from .vocabulary import SMOOTH_KINDS
 
 FORM = "trajectory"
-STATEMENT_KEYS = {"form", "claim", "configuration", "interaction", "term", "fixed", "over", "op", "bound", "when"}
-STATEMENT_KEYS |= {"time"}
+STATEMENT_KEYS = {"form", "claim", "configuration", "term", "fixed", "over", "op", "bound", "when", "time"}
 STEP_KEYS = {"h", "centre", "radius", "margin"}
 MAX_STEPS, MAX_ORDER = 20_000, 40
-#: (over, op) read as a bound on every binding; the others are met by some binding.
-EVERY = {("least", ">"), ("least", ">="), ("largest", "<"), ("largest", "<=")}
 
 
 def solution_coefficients(field: Callable[[Sequence[Any]], list[Any]], start: Sequence[Any], order: int) -> list:
@@ -95,7 +90,8 @@ class Statement:
 
     def __init__(self, data: dict[str, Any], cfg: ExactConfiguration, term: Any, bound: Fraction) -> None:
         self.cfg, self.op, self.when, self.time = cfg, data["op"], data["when"], parse_rational(data["time"])
-        self.every = (data["over"], data["op"]) in EVERY
+        # the least is bounded below, the largest above, by bounding every binding; the others by one binding
+        self.every = (data["over"] == "least") == (data["op"] in (">", ">="))
         n, d = cfg.n, len(cfg.tokens[0])
         self.names = [f"x_{i}_{k}" for i in range(n) for k in range(d)]
         symbols = [[["sym", name] for name in self.names[i * d : i * d + d]] for i in range(n)]
@@ -124,9 +120,8 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     recheck.require_keys(data, STATEMENT_KEYS, "trajectory statement")
     choices = {"over": ("least", "largest"), "op": (">", ">=", "<", "<="), "when": ("always", "sometime")}
     recheck.require_choices(data, choices, "trajectory statement")
-    phi, masked = data["interaction"], isinstance(data["configuration"], dict) and "mask" in data["configuration"]
-    interaction = None if phi is None else Interaction(tree_text(check_tree(phi, "phi")), phi)
-    cfg = recheck.exact_configuration(data["configuration"], interaction, None, masked)
+    masked = isinstance(data["configuration"], dict) and "mask" in data["configuration"]
+    cfg = recheck.exact_configuration(data["configuration"], None, None, masked)  # no interaction (phi > 0 unchecked)
     if cfg.attention not in SMOOTH_KINDS:
         raise Rejected(f"trajectories are replayed for {' and '.join(SMOOTH_KINDS)} attention, not {cfg.attention}")
     term, bound = term_of(data["term"], frozenset({"i", "j", "h"})), parse_rational(data["bound"])

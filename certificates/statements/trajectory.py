@@ -109,8 +109,8 @@ def statement(claim: DynamicsClaim, negated: bool) -> dict[str, Any] | None:
     cfg = given_configuration(claim.options)
     reading = None if cfg is None or claim.exists else bound_reading(claim, cfg.geometry)
     head = claim.options.get("head")
-    if reading is None or claim.property in INVARIANT_REGIONS or claim.quantity not in TERMS:
-        return None
+    if reading is None or claim.property in INVARIANT_REGIONS or claim.quantity not in TERMS or cfg.interaction:
+        return None  # an interaction's weights need phi > 0, which the kernel's replay does not check
     relation, bound, horizon = reading
     if head is not None and claim.quantity != "energy":
         return None
@@ -126,7 +126,6 @@ def statement(claim: DynamicsClaim, negated: bool) -> dict[str, Any] | None:
         "form": trajectory.FORM,
         "claim": claim.id,
         "configuration": exact_record(cfg),
-        "interaction": None if cfg.interaction is None else cfg.interaction.tree,
         "term": term,
         "fixed": fixed,
         "over": over,

@@ -33,7 +33,6 @@ def statement(op: str, bound: str, when: str = "always", over: str = "least", ti
         "form": "trajectory",
         "claim": "demo",
         "configuration": CONFIGURATION,
-        "interaction": None,
         "term": INNER,
         "fixed": {},
         "over": over,
@@ -141,6 +140,7 @@ def test_the_replay_encloses_the_float_trajectory(holding: tuple[dict, dict]) ->
         ({"fixed": {"i": 7}}, "no binding"),
         ({"fixed": {"i": 0, "j": 0}}, "no binding"),
         ({"fixed": {"k": 0}}, "statement fixed"),
+        ({"configuration": CONFIGURATION | {"interaction": ["sym", "s"]}}, "configuration"),
         ({"term": ["name", "lambda_h"]}, "no lambda_h"),
     ],
 )
