@@ -75,7 +75,8 @@ def read_embedded(fields: object) -> UserClaim:
 
 def embedded_claim_mismatch(certificate: dict[str, Any], claims: dict[str, UserClaim]) -> str | None:
     """Why a loaded certificate (the object the kernel checked: the file is read once) does not embed the claim of its
-    id in the user's file (None: it does)."""
+    id in the user's file (None: it does). A registry certificate (no embedded claim) is not compared here: it is a
+    lemma a claims-file claim may rest on, and the kernel holds its statement to its own table (`checks.rechecks`)."""
     if certificate.get("claim") is None:
         return "not a claims-file certificate: --claims compares only certificates of claims-file claims"
     mine = read_embedded(certificate["claim"])

@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 from pathlib import Path
@@ -41,6 +42,7 @@ from headflow.certificates.kernel import equilibrium as kernel_equilibrium
 from headflow.certificates.kernel import equilibrium_statements as kernel
 from headflow.certificates.kernel.exprtree import exact_rational
 from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers import gram_identities
 from headflow.certificates.statements.equilibrium import instance_record, statement_at
 from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.evidence import equilibria
@@ -81,7 +83,7 @@ def decide_equilibrium(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     if claim.property == "critical-point":
         proved = _symbolic(claim)
         if proved is not None and proved.verdict is Verdict.PROVED:
-            return proved
+            return _with_lemma_certificate(claim, proved, ctx)
         return _critical_instances(claim, ctx, proved)
     return _spectral(claim, ctx)
 
@@ -95,6 +97,33 @@ def _symbolic(claim: EquilibriumClaim) -> Outcome | None:
         rho = None if claim.regime == "simplex" else claim.rho.subs(ec.N, proofs.n)
         return derived(proofs.prove_simplex(rho), SYMBOLIC)
     return None
+
+
+#: The registry statement each regime's Gram proof is an instance of: its `gram` certificate (the kernel re-derives
+#: the identities for every kind, n, d, H and beta of those heads) certifies the claim too.
+REGISTRY_LEMMAS = {
+    "single-cluster": "critical-points.single-cluster",
+    "antipodal": "critical-points.antipodal",
+    "simplex": "critical-points.simplex",
+}
+
+
+def _with_lemma_certificate(claim: EquilibriumClaim, proved: Outcome, ctx: Context) -> Outcome:
+    """The proof with the `gram` certificate of the registry statement it is an instance of (single cluster,
+    antipodal split, simplex; none for an equiangular rho), as the registry's route writes it; INCONCLUSIVE when the
+    kernel does not accept the identities (SymPy and the kernel disagree: neither is taken)."""
+    lemma = REGISTRY_LEMMAS.get(claim.regime)
+    if lemma is None or not gram_identities.has_certificate(lemma):
+        return proved
+    try:
+        path = gram_identities.certify(lemma, certificate_directory(ctx.certificate_dir))
+    except Rejected as error:
+        return Outcome(Verdict.INCONCLUSIVE, SYMBOLIC, notes=f"the kernel rejected the identities: {error}")
+    note = (
+        f"certificate: the registry statement {lemma} (every kind, n, d, H, beta), of which this claim is an instance"
+    )
+    notes = "; ".join(text for text in (proved.notes, note) if text)
+    return dataclasses.replace(proved, certificates=[str(path)], notes=notes)
 
 
 def _domain(claim: EquilibriumClaim) -> tuple[list[regimes.Instance], bool]:

@@ -66,6 +66,9 @@ def test_the_examples_are_decided_rightly_and_their_certificates_recheck(example
             certificate = json.loads(Path(path).read_text())
             assert restated(certificate, certificate["claim"]) is None, (claim_id, message)  # check-cert --claims
     assert examples["tetrahedron-stable"][1]["witness"]["positive"] == 5
+    # the simplex's Gram proof carries the gram certificate of the registry statement it is an instance of
+    (lemma,) = examples["triangle-at-rest-repulsive"][1]["certificates"]
+    assert Path(lemma).name.startswith("critical-points.simplex.gram.")
 
 
 WRONG = """
