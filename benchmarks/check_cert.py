@@ -24,12 +24,13 @@ import contextlib
 
 import numpy as np
 from headflow.certificates import model_balls
+from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import covers, recheck
 from headflow.certificates.kernel import format as fmt
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import count_nodes
 from headflow.certificates.kernel.verify import check_file
-from headflow.certificates.provers.witness import exact_record, round_configuration
+from headflow.certificates.provers.witness import round_configuration
 
 
 def _seconds(call) -> float:  # type: ignore[no-untyped-def]

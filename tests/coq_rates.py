@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel.ball_model import ExactConfiguration
 from headflow.certificates.kernel.coq.model_tree import witness_problem
 from headflow.certificates.kernel.coq.statements import PointProblem
 from headflow.certificates.kernel.model_statements import statement_of
-from headflow.certificates.provers.witness import exact_record
 from headflow.certificates.statements.registry import ConfigurationObligation
 
 #: The statement's relation whose refutation (rhs - lhs = -quantity against 0) is `quantity relation 0`.

@@ -36,19 +36,13 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
     """The one table of claims-file kinds and their statement modules: kind -> the elaborator of its certificates'
     core statements (imported when asked: checking a certificate needs none of them). The kinds absent here
     (`asymptotic`, `all`) write no certificate of their own (a conjunction's parts are claims of these kinds)."""
-    from headflow.certificates.statements import dynamics, equilibrium, model, real, trajectory
-
-    def dynamics_statement(claim: Any, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-        """A dynamics claim's certificates: witnesses, and trajectory chains (`trajectory`)."""
-        if kind == "trajectory":
-            return trajectory.elaborate(claim, payload)
-        return dynamics.elaborate(claim, kind, payload)
+    from headflow.certificates.statements import equilibrium, model, real, trajectory
 
     return {
         "identity": real.elaborate,
         "constant": real.elaborate,
         "inequality": real.elaborate,
-        "dynamics": dynamics_statement,
+        "dynamics": trajectory.dynamics_statement,
         "model": model.elaborate,
         "equilibrium": equilibrium.elaborate,
     }

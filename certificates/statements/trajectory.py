@@ -32,6 +32,7 @@ from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import rational_text
 from headflow.certificates.masks import mask_of
+from headflow.certificates.statements import dynamics
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -139,3 +140,9 @@ def statement(claim: DynamicsClaim, negated: bool) -> dict[str, Any] | None:
 def elaborate(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of a trajectory certificate of the claim: of its negation when the payload says `negated`."""
     return statement(claim, payload.get("negated") is True)
+
+
+def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The statement of any certificate of a dynamics claim: a trajectory chain's here, a witness's by
+    `dynamics.elaborate`."""
+    return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)
