@@ -13,20 +13,20 @@ It states: with x(t) the solution of the model's equation x' = F(x) from the exa
 the configuration's heads, beta, kind, mask and geometry) and Q(t) the least (largest) value of the term
 over every binding of its free indices at x(t), Q(t) op bound at every t of [0, T] (always) or at some t of it.
 
-Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin"}],
-"negated": whether the statement is a claim's negation (the elaboration's business, unread here)} (rationals as text;
-centre a flat state of n d entries). From S_0 = {x(0)} and S_{k+1} = {x : |x - c_{k+1}|_oo <=
-r_{k+1}} at t_{k+1} = t_k + h_k the kernel replays each step with balls at the stated precision, from the data alone:
+Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin",
+"mu"}], "negated": whether the statement is a claim's negation (the elaboration's business, unread here)} (rationals
+as text; centre a flat state of n d entries). From S_0 = {x(0)} and the Euclidean balls S_{k+1} = {x : |x - c_{k+1}|
+<= r_{k+1}} at t_{k+1} = t_k + h_k the kernel replays each step with balls at the stated precision, from the data:
 
 1. B, the hull of S_k and S_{k+1} widened by the margin: S_k + [0, h] F(B) lies in B, so every solution from S_k
    stays in B on [t_k, t_{k+1}] (Picard's a priori enclosure: the Picard map sends paths in B to paths in B);
 2. the solution z from the centre c_k: z(h) lies in sum_{j <= p} z_j h^j + h^(p+1) x_{p+1}(B) (Taylor's formula
    with Lagrange's remainder componentwise; the coefficients by the series recursion x_{j+1} = f_j / (j + 1),
    `solution_coefficients`, over balls: over B it holds for every point of B, where z stays by 1);
-3. every other solution from S_k: |x(h) - z(h)|_oo <= exp(h mu) r_k, mu the least upper end of max_i (J_ii +
-   sum_{l != i} |J_il|) over the balls J of F's Jacobian over B (the logarithmic norm mu_oo bounds the growth of
-   |x - z|_oo while both lie in the convex box B: Dahlquist's inequality, Gronwall);
-4. z(h)'s ball widened by exp(h mu) r_k lies in S_{k+1}.
+3. every other solution from S_k: |x(h) - z(h)| <= exp(h mu) r_k, once mu is shown to exceed the logarithmic norm
+   mu_2(J) = lambda_max((J + J^T) / 2) of F's Jacobian at every point of B (`_bounds_log_norm`): d|x - z|/dt <=
+   mu_2(the mean of J along the segment from z to x, which lies in the convex box B) |x - z| (Dahlquist, Gronwall);
+4. z(h)'s box, widened by exp(h mu) r_k in the Euclidean norm, lies in S_{k+1}.
 
 Then Q on the states: always, over every step that starts before T (the steps reach T), Q(B) satisfies the bound by
 balls (every binding, or one, as the least and largest read it); on the first step a binding whose value at the exact
@@ -57,7 +57,7 @@ from .vocabulary import SMOOTH_KINDS
 
 FORM = "trajectory"
 STATEMENT_KEYS = {"form", "claim", "configuration", "term", "fixed", "over", "op", "bound", "when", "time"}
-STEP_KEYS = {"h", "centre", "radius", "margin"}
+STEP_KEYS = {"h", "centre", "radius", "margin", "mu"}
 MAX_STEPS, MAX_ORDER = 20_000, 40
 
 
@@ -135,10 +135,13 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     statement = Statement(data, cfg, term, bound)
     if not statement.residuals:  # no binding: the statement would hold vacuously
         raise Rejected(f"the term has no binding at {fixed} (n = {cfg.n}, H = {len(cfg.score_matrices)})")
-    pick = {"least": "min", "largest": "max"}[data["over"]]
     over = ", ".join(f"{k} = {fixed[k]}" if k in fixed else k for k in sorted(term.free)) or "nothing"
-    quantity = f"{pick} over {over} of {term_text(term)} {data['op']} {bound}"
-    statement.text = f"{quantity} at {'every' if data['when'] == 'always' else 'some'} t in [0, {statement.time}]"
+    sizes = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
+    quantity = f"{data['over']} over {over} of {term_text(term)} {data['op']} {bound}"
+    when = f"at {'every' if data['when'] == 'always' else 'some'} t in [0, {statement.time}], from the exact tokens"
+    statement.text = (
+        f"along the trajectory of {cfg.attention} attention ({cfg.geometry}, {sizes}): the {quantity} {when}"
+    )
     return statement
 
 
@@ -146,16 +149,15 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
     """(t_k, h_k, B_k, S_{k+1}'s balls) of every step and the widest radius, each step replayed (the module's
     docstring); Rejected at the first step that does not hold."""
     order, start = payload["order"], [v for x in statement.cfg.tokens for v in x]
-    N = len(start)
     steps = recheck.require_list(payload["steps"], MAX_STEPS, "steps", 1)
     if not recheck.natural(order, 1, MAX_ORDER):
         raise Rejected(f"order: a natural number from 1 to {MAX_ORDER}")
     t, centre, radius, replayed = Fraction(0), start, Fraction(0), []
     for k, step in enumerate(steps):
         recheck.require_keys(step, STEP_KEYS, f"step {k}")
-        h, r, margin = (parse_rational(step[key]) for key in ("h", "radius", "margin"))
-        following = [parse_rational(v) for v in recheck.require_list(step["centre"], N, "a centre", N)]
-        B, needed = replay_step(statement, centre, radius, (h, following, r, margin), order, f"step {k} at t = {t}")
+        h, r, margin, mu = (parse_rational(step[key]) for key in ("h", "radius", "margin", "mu"))
+        following = list(map(parse_rational, recheck.require_list(step["centre"], len(start), "a centre", len(start))))
+        B, needed = replay_step(statement, centre, radius, (h, following, r, margin, mu), order, f"step {k} at t = {t}")
         if not needed <= ball_of(r):
             raise Rejected(f"step {k} at t = {t}: the state at t + h is not inside the stated set S_(k+1)")
         replayed.append((t, h, B, [interval_ball(c - r, c + r) for c in following]))
@@ -164,9 +166,9 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
 
 
 def replay_step(statement: Statement, centre: list, radius: Fraction, step: tuple, order: int, where: str) -> tuple:
-    """(B, a ball whose upper end bounds |x(t + h) - c_{k+1}|_oo for every solution from S_k) of a step (h, c_{k+1},
-    r_{k+1}, margin) from S_k = (centre, radius): steps 1-3 of the module's docstring (the provers call it too)."""
-    h, following, r, margin = step
+    """(B, a ball whose upper end bounds |x(t + h) - c_{k+1}|_2 for every solution from S_k) of a step (h, c_{k+1},
+    r_{k+1}, margin, mu) from S_k = (centre, radius): steps 1-3 of the module's docstring (the provers call it too)."""
+    h, following, r, margin, mu = step
     if min(h, r, margin) < 0 or h == 0:
         raise Rejected(f"{where}: h > 0, a radius and a margin >= 0")
     S = [interval_ball(c - radius, c + radius) for c in centre]
@@ -177,8 +179,10 @@ def replay_step(statement: Statement, centre: list, radius: Fraction, step: tupl
         raise Rejected(f"{where}: S + [0, h] F(B) is not inside the box B")
     B = image  # every state of the step lies in it too: x(t + s) - x(t) is an integral of F along a path in B
     z = _taylor(statement.field, centre, B, order, ball_of(h))
-    growth = _growth(statement.field, B, h) * ball_of(radius) if radius else arb(0)
-    return B, max((abs(a - ball_of(c)) + growth).upper() for a, c in zip(z, following, strict=True))
+    if radius and not _bounds_log_norm(statement.field, B, mu):
+        raise Rejected(f"{where}: mu = {mu} does not bound the logarithmic norm of the field's Jacobian over the box")
+    growth = (ball_of(h) * ball_of(mu)).exp() * ball_of(radius)
+    return B, sum((abs(a - ball_of(c)).upper() ** 2 for a, c in zip(z, following, strict=True)), arb(0)).sqrt() + growth
 
 
 def _taylor(field: Callable, centre: list[Fraction], box: list[arb], order: int, h: arb) -> list[arb]:
@@ -190,11 +194,19 @@ def _taylor(field: Callable, centre: list[Fraction], box: list[arb], order: int,
     return [p + h ** (order + 1) * e for p, e in zip(polynomial, remainder, strict=True)]
 
 
-def _growth(field: Callable, box: list[arb], h: Fraction) -> arb:
-    """exp(h mu), mu >= the logarithmic norm mu_oo of F's Jacobian at every point of the box."""
+def _bounds_log_norm(field: Callable, box: list[arb], mu: Fraction) -> bool:
+    """Whether mu > lambda_max((J + J^T) / 2), the logarithmic norm mu_2 of F's Jacobian J, at every point of the box:
+    (mu - rho) I - M is positive definite (every pivot of its elimination in balls > 0), M the exact midpoints of the
+    balls of (J + J^T) / 2 and rho >= their radii's largest row sum (Weyl: |lambda_max(S) - lambda_max(M)| <= rho)."""
     J, n = jacobian(field, box), len(box)
-    mu = max((J[i, i] + sum((abs(J[i, m]) for m in range(n) if m != i), arb(0))).upper() for i in range(n))
-    return (ball_of(h) * mu).exp()
+    S = [[(J[i, m] + J[m, i]) / 2 for m in range(n)] for i in range(n)]
+    rho = max(sum((s.rad() for s in row), arb(0)).upper() for row in S)
+    A = [[(ball_of(mu) - rho) * (i == m) - s.mid() for m, s in enumerate(row)] for i, row in enumerate(S)]
+    for k in range(n):
+        if not A[k][k] > 0:
+            return False
+        A[k + 1 :] = [[a - row[k] / A[k][k] * b for a, b in zip(row, A[k], strict=True)] for row in A[k + 1 :]]
+    return True
 
 
 def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any], seconds: float) -> tuple[str, str]:
@@ -205,12 +217,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     recheck.require_keys(payload, {"prec", "order", "steps", "negated"}, "the trajectory payload")
     with precision(recheck.recorded_precision(payload)):
         replayed, widest = replay(statement, payload)
-        how = _bound_shown(statement, replayed)
-    cfg = statement.cfg
-    sizes = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
-    proved = f"proves claim {claim_id!r}: along the trajectory of {cfg.attention} attention ({cfg.geometry}, {sizes})"
-    proved += f" from the exact tokens, {statement.text}"
-    return proved, f"{len(replayed)} steps replayed (widest end set radius {widest.str(3)}), {how}"
+        how = f"{len(replayed)} steps replayed (widest radius {widest.str(3)}), {_bound_shown(statement, replayed)}"
+    return f"proves claim {claim_id!r}: {statement.text}", how
 
 
 def _bound_shown(statement: Statement, replayed: list) -> str:
@@ -237,10 +245,9 @@ def over_step(statement: Statement, start: list[arb], box: list[arb], h: Fractio
     s F(B)); on the first step q may also be exact at the start, meet the bound there and move only to its side."""
     with_rate = [arb_series([b, f], prec=2) for b, f in zip(box, statement.field(box), strict=True)]
     rates = [coefficient(r, 1) for r in statement.field(with_rate, "residuals")]
-    side = ">=" if statement.op in (">", ">=") else "<="
     shown = [
         holds(q + interval_ball(0, h) * rate, statement.op)
-        or (first and isinstance(exact, Fraction) and holds(exact, statement.op) and holds(rate, side))
+        or (first and isinstance(exact, Fraction) and holds(exact, statement.op) and holds(rate, statement.op[0] + "="))
         for q, exact, rate in zip(statement.field(start, "residuals"), statement.start, rates, strict=True)
     ]
     return (all if statement.every else any)(shown)

@@ -25,8 +25,9 @@ ORDER, BITS = 8, 128
 #: The radius written is the needed one times this slack (the box, and so the step's remainder and growth, depend a
 #: little on the radius itself): a slack s compounds to s^steps, so it is small.
 SLACK = 1 + Fraction(1, 2**16)
-#: Tries of a step: margins (each 4 times the last) per step size, radii settled, and step-size halvings.
-MARGIN_TRIES, SETTLING, HALVINGS = 5, 3, 12
+#: Tries of a step: margins (each 4 times the last) per step size, radii settled, log-norm bounds raised (each 3/2
+#: times the last), and step-size halvings.
+MARGIN_TRIES, SETTLING, MU_TRIES, HALVINGS = 5, 3, 8, 12
 #: Growth of the step size after an accepted step, the largest remainder per unit time a step may add, and the
 #: largest growth rate of the radius a step may show (a larger one: a shorter step).
 GROWTH, TOLERANCE, GROWTH_RATE = Fraction(5, 4), Fraction(1, 2**36), 32
@@ -39,6 +40,8 @@ class Chain:
     steps: list[dict[str, Any]] = field(default_factory=list)
     t: Fraction = Fraction(0)
     radius: Fraction = Fraction(0)
+    #: The log-norm bound the next step tries first (each step tries a little less than the last one's).
+    mu: Fraction = Fraction(1)
     stopped: str = ""
 
     def payload(self, negated: bool) -> dict[str, Any]:
@@ -64,16 +67,19 @@ def _predicted(statement: Statement, centre: list[Fraction], h: Fraction) -> lis
     return [exact_value(v.mid()) for v in value]
 
 
-def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction) -> dict[str, Any] | None:
-    """A step of size h the kernel accepts from (centre, radius), or None."""
+def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction, mu: Fraction) -> dict[str, Any] | None:
+    """A step of size h the kernel accepts from (centre, radius), its log-norm bound mu raised until shown, or None."""
     following = _predicted(statement, centre, h)
     motion = max(abs(a - b) for a, b in zip(centre, following, strict=True))
     margin, r = motion / 16 + Fraction(1, 2**100), radius * 2 + Fraction(1, 2**100)
-    for _ in range(MARGIN_TRIES + SETTLING):
+    for _ in range(MARGIN_TRIES + SETTLING + MU_TRIES):
         try:
-            box, needed = replay_step(statement, centre, radius, (h, following, r, margin), ORDER, "")
-        except Rejected:
-            margin *= 4
+            box, needed = replay_step(statement, centre, radius, (h, following, r, margin, mu), ORDER, "")
+        except Rejected as exc:
+            if "logarithmic norm" in str(exc):
+                mu = mu * 3 / 2 + Fraction(1, 8)
+            else:
+                margin *= 4
             continue
         if float(needed) > float(TOLERANCE * h + radius * (1 + GROWTH_RATE * h)):
             return None  # a step whose remainder or growth is too large: a shorter one
@@ -81,7 +87,7 @@ def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction) -> d
             start = [interval_ball(c - radius, c + radius) for c in centre]
             if statement.when == "always" and not over_step(statement, start, box, h, not radius):
                 return None  # the bound is not shown over this step: a shorter one
-            return {"h": h, "centre": following, "radius": r, "margin": margin}
+            return {"h": h, "centre": following, "radius": r, "margin": margin, "mu": mu}
         r = _dyadic_up(needed * ball_of(SLACK))  # the box depends a little on the radius: settle it
     return None
 
@@ -98,7 +104,7 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
                 chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
                 return chain
             for _ in range(HALVINGS):
-                step = _try(statement, centre, chain.radius, min(h, horizon - chain.t))
+                step = _try(statement, centre, chain.radius, min(h, horizon - chain.t), chain.mu)
                 if step is not None:
                     break
                 h /= 2
@@ -107,7 +113,7 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
                 return chain
             chain.steps.append({k: _text(v) for k, v in step.items()})
             chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
-            h = step["h"] * GROWTH
+            h, chain.mu = step["h"] * GROWTH, step["mu"] * 7 / 8
             if statement.when == "sometime" and _shown_at(statement, centre, chain.radius):
                 return chain  # a step end shows the bound: the kernel reads no later step
     return chain

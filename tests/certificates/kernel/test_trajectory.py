@@ -1,5 +1,6 @@
 """The kernel's trajectory statements: a chain of steps the prover builds is replayed and accepted; a forged step
-(shifted, shrunk, a longer step, a relabelled bound), a false statement and a chain that stops short are rejected."""
+(shifted, shrunk, a longer step, a log-norm bound too small, a relabelled bound), a false statement and a chain that
+stops short are rejected."""
 
 from __future__ import annotations
 
@@ -75,8 +76,9 @@ def test_a_built_chain_is_accepted(tmp_path: Path, holding: tuple[dict, dict]) -
         lambda step: step.update(radius=str(Fraction(step["radius"]) / 100)),
         lambda step: step.update(h=str(Fraction(step["h"]) * 2)),
         lambda step: step.update(margin="0", radius="0"),
+        lambda step: step.update(mu="-1"),
     ],
-    ids=["shifted", "shrunk", "longer", "no-margin"],
+    ids=["shifted", "shrunk", "longer", "no-margin", "log-norm-too-small"],
 )
 def test_a_forged_step_is_rejected(tmp_path: Path, holding: tuple[dict, dict], forge) -> None:
     data, payload = holding
