@@ -30,16 +30,12 @@ if __package__ in (None, ""):
 
 from headflow.certificates.kernel.exact import ball_of, precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
+from headflow.certificates.kernel.trajectory import solution_coefficients
 from headflow.certificates.provers.rational_sphere import stereographic_lift
 from headflow.certificates.provers.validated import enclose
 from headflow.certificates.provers.validated.integrator import start_set
 from headflow.certificates.provers.validated.step import take_step
-from headflow.certificates.provers.validated.taylor import (
-    model_field,
-    polynomial,
-    series_length,
-    solution_coefficients,
-)
+from headflow.certificates.provers.validated.taylor import model_field, polynomial, series_length
 from headflow.checks.integrator import integrate
 from headflow.checks.model.configuration import Configuration
 

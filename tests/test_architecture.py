@@ -331,3 +331,11 @@ def test_the_packages_install_under_headflow_only() -> None:
     )
     assert all(name == "headflow" or name.startswith("headflow.") for name in packages)
     assert folders == {"headflow": "headflow", **{f"headflow.{part}": part for part in PACKAGES}}
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem != "__main__"))
+def test_every_benchmark_imports(module: str) -> None:
+    """A benchmark is run by hand, not by the suite: its imports are held here (a name moved elsewhere breaks one)."""
+    import importlib
+
+    assert importlib.import_module(f"benchmarks.{module}").__name__ == f"benchmarks.{module}"
