@@ -12,13 +12,11 @@ command line stays fast.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Parameter:
+class Parameter(NamedTuple):
     """One parameter of the constants: its domain (checked by `checks.constants.certified.validate`), the help of its
     command-line option and the option's default."""
 
@@ -28,8 +26,7 @@ class Parameter:
     default: str | None = None
 
 
-@dataclass(frozen=True)
-class Quantity:
+class Quantity(NamedTuple):
     """One constant: its parameters (in the order of its signature), its LaTeX name and its SymPy builder.
 
     `symbolic` picks the builder out of `headflow.identities.closed_forms` (handed in by `builder`); the builder is the

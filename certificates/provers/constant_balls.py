@@ -18,8 +18,6 @@ from flint import arb, ctx
 from headflow.certificates.kernel import stored_forms
 from headflow.certificates.kernel.exact import precision, rational_ball
 from headflow.certificates.provers import programs
-from headflow.certificates.provers.exit_gap import exit_gap_ball
-from headflow.certificates.provers.lambda_c_roots import certify_root
 
 
 def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
@@ -28,10 +26,14 @@ def ball(quantity: str, params: Mapping[str, Fraction], prec: int) -> arb:
 
     lambda_c needs an integer n >= 2 and beta > 0; c8_exit_gap integers H >= 2, n and Condition 8 strict at the
     orthonormal start (the caller validates; `headflow.certificates.provers.exit_gap.NoExit` otherwise)."""
-    if quantity == "c8_exit_gap":
+    if quantity == "c8_exit_gap":  # its prover and lambda_c's imported here: a closed form's start-up needs neither
+        from headflow.certificates.provers.exit_gap import exit_gap_ball
+
         heads, tokens = int(params["H"]), int(params["n"])
         return exit_gap_ball(heads, tokens, params["alpha"], params["beta"], prec)
     if quantity == "lambda_c":
+        from headflow.certificates.provers.lambda_c_roots import certify_root
+
         root = certify_root(int(params["n"]), prec)
         with precision(prec):
             return root / rational_ball(params["beta"].numerator, params["beta"].denominator, prec)

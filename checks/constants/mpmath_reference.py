@@ -15,9 +15,8 @@ context it is handed, so this module loads without mpmath and the command line r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from headflow.certificates.constant_specs import QUANTITIES, Quantity
 
@@ -33,8 +32,7 @@ Params = Mapping[str, Fraction]
 Formula = Callable[[Any, Params], "mpf"]
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     """mpmath's formula of one quantity and the most digits computed of it."""
 
     quantity: Quantity

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -199,7 +198,7 @@ def test_too_little_precision_is_said_not_hidden() -> None:
 
 def _replace(monkeypatch: pytest.MonkeyPatch, quantity: str, formula: constants_mpmath.Formula) -> None:
     """Register another mpmath formula for `quantity` for the test."""
-    reference = replace(constants_mpmath.REFERENCES[quantity], formula=formula)
+    reference = constants_mpmath.REFERENCES[quantity]._replace(formula=formula)
     monkeypatch.setitem(constants_mpmath.REFERENCES, quantity, reference)
 
 
