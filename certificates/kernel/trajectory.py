@@ -58,7 +58,7 @@ from .vocabulary import SMOOTH_KINDS
 FORM = "trajectory"
 STATEMENT_KEYS = {"form", "claim", "configuration", "term", "fixed", "over", "op", "bound", "when", "time"}
 STEP_KEYS = {"h", "centre", "radius", "margin", "mu"}
-MAX_STEPS, MAX_ORDER = 20_000, 40
+MAX_WORK, MAX_ORDER = 4_000_000, 40  # steps x (n d)^2, counted: each step's Jacobian costs (n d)^2
 
 
 def solution_coefficients(field: Callable[[Sequence[Any]], list[Any]], start: Sequence[Any], order: int) -> list:
@@ -149,7 +149,7 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
     """(t_k, h_k, B_k, S_{k+1}'s balls) of every step and the widest radius, each step replayed (the module's
     docstring); Rejected at the first step that does not hold."""
     order, start = payload["order"], [v for x in statement.cfg.tokens for v in x]
-    steps = recheck.require_list(payload["steps"], MAX_STEPS, "steps", 1)
+    steps = recheck.require_list(payload["steps"], MAX_WORK // len(start) ** 2, "steps", 1)
     if not recheck.natural(order, 1, MAX_ORDER):
         raise Rejected(f"order: a natural number from 1 to {MAX_ORDER}")
     t, centre, radius, replayed = Fraction(0), start, Fraction(0), []

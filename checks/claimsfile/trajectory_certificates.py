@@ -30,7 +30,8 @@ def certify(claim: DynamicsClaim, negated: bool, ctx: Context) -> tuple[str | No
         parsed = trajectory.statement_of(data, claim.id)
     except (Rejected, ValueError) as exc:
         return None, f"no trajectory statement: {exc}"
-    chain = build_chain(parsed, parsed.time, MAX_STEPS[ctx.profile])
+    size = parsed.cfg.n * len(parsed.cfg.tokens[0])
+    chain = build_chain(parsed, parsed.time, min(MAX_STEPS[ctx.profile], trajectory.MAX_WORK // size**2))
     if chain.stopped:
         return None, f"no replayable chain: {chain.stopped}"
     path = write_certificate(

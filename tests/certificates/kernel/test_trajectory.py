@@ -149,3 +149,12 @@ def test_the_replay_encloses_the_float_trajectory(holding: tuple[dict, dict]) ->
 def test_malformed_statements_are_refused(change: dict, why: str) -> None:
     with pytest.raises(Rejected, match=why):
         trajectory.statement_of(statement(">=", "0") | change, "demo")
+
+
+def test_a_chain_past_the_counted_work_is_refused_before_any_step(holding: tuple[dict, dict]) -> None:
+    """steps x (n d)^2 is bounded (a hostile file cannot make check-cert run for hours): a step too many is refused."""
+    data, payload = holding
+    parsed = trajectory.statement_of(data, "demo")
+    too_many = trajectory.MAX_WORK // 6**2 + 1
+    with pytest.raises(Rejected, match="steps"):
+        trajectory.replay(parsed, payload | {"steps": payload["steps"][:1] * too_many})
