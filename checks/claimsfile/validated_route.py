@@ -193,7 +193,7 @@ class _Watch:
         except _Stop:
             status = self.stopped
         if self.refuted is not None:
-            return Enclosed(decided=self._certified(self.refuted, negated=True))
+            return Enclosed(decided=self._certified(self.refuted))
         reached = status == "reached T"
         details = self._details(reached, status)
         T = f"[0, {float(self.reading.horizon):.6g}]"
@@ -227,14 +227,11 @@ class _Watch:
             )
         )
 
-    def _certified(self, refuted: Outcome, negated: bool) -> Outcome:
+    def _certified(self, refuted: Outcome) -> Outcome:
         """The refutation with an accepted certificate of the claim's negation, or with the note why it has none."""
-        path, how = self._certificate(negated)
-        if path is None:
-            return dataclasses.replace(refuted, notes=f"the counterexample is verified with balls; {how}")
-        return dataclasses.replace(
-            refuted, certificates=[path], notes=f"the counterexample is verified with balls; {how}"
-        )
+        path, how = self._certificate(negated=True)
+        notes = f"the counterexample is verified with balls; {how}"
+        return dataclasses.replace(refuted, certificates=[path] if path else [], notes=notes)
 
     def _outside_hypothesis(self) -> str:
         """Why an invariant region's claim says nothing decidable about this start ("" when it is inside)."""

@@ -18,6 +18,7 @@ from flint import arb
 from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.trajectory import Statement, over_step, replay_step, solution_coefficients
+from headflow.certificates.provers.validated.taylor import polynomial
 
 #: Order of the Taylor polynomials (the remainder's series has length ORDER + 2, within python-flint's default cap of
 #: 10 where the kernel replays it) and working precision (bits) of the chain.
@@ -62,10 +63,8 @@ def _dyadic_up(value: arb) -> Fraction:
 
 def _predicted(statement: Statement, centre: list[Fraction], h: Fraction) -> list[Fraction]:
     """The Taylor polynomial's value at h from the centre, as exact midpoints."""
-    value = [arb(0)] * len(centre)
-    for c in reversed(solution_coefficients(statement.field, [ball_of(v) for v in centre], ORDER)):
-        value = [p * ball_of(h) + ck for p, ck in zip(value, c, strict=True)]
-    return [exact_value(v.mid()) for v in value]
+    coefficients = solution_coefficients(statement.field, [ball_of(v) for v in centre], ORDER)
+    return [exact_value(v.mid()) for v in polynomial(coefficients, ball_of(h))]
 
 
 def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction, mu: Fraction) -> dict[str, Any] | None:
