@@ -7,11 +7,20 @@ A claim about the trajectory from the user's exact tokens is elaborated outside 
      no interaction: the balls of a chain's values do not check phi > 0 as `Chain.balls` does), "term": model term
      tree (`model_terms`; free indices among i, j (two distinct tokens) and h), "fixed": {} or the free indices it is
      at ({"i": 0, "j": 1}), "over": "least" | "largest", "op": ">" | ">=" | "<" | "<=", "bound": "p/q",
-     "when": "always" | "sometime", "time": "p/q" (T > 0)}
+     "when": "always" | "sometime" | "limit", "time": "p/q" (T > 0)}
 
 It states: with x(t) the solution of the model's equation x' = F(x) from the exact tokens (F the chain's velocities of
 the configuration's heads, beta, kind, mask and geometry) and Q(t) the least (largest) value of the term
-over every binding of its free indices at x(t), Q(t) op bound at every t of [0, T] (always) or at some t of it.
+over every binding of its free indices at x(t), Q(t) op bound at every t of [0, T] (always) or at some t of it; or
+(limit; op also "==" or "!=") Q(t) converges as t -> infinity and its limit op bound.
+
+A limit rests on one theorem the kernel trusts, not checks: the cone collapse theorem (Geshkovski, Letrouit,
+Polyanskiy, Rigollet, "A mathematical perspective on Transformers", for SA and USA with Q = K = V = I and beta >= 0;
+heads M_h = W_h = lambda I with one lambda > 0 are that model with beta lambda, sped up by lambda H): tokens in one
+open hemisphere converge to one point. So a limit is accepted only in that model (the sphere, no mask), for a term
+that is a polynomial in the tokens' inner products (at a collapse every <x_i, x_j> -> 1: Q's limit is its value at
+equal tokens, compared exactly), and its certificate is a chain showing, at some t <= T, <x_i, sum_j x_j> > 0 at every
+token i (the `sometime` statement `HEMISPHERE`): x(t) then lies in the open hemisphere around sum_j x_j(t).
 
 Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", "centre", "radius", "margin",
 "mu"}], "negated": whether the statement is a claim's negation (the elaboration's business, unread here)} (rationals
@@ -58,6 +67,8 @@ from .vocabulary import SMOOTH_KINDS
 FORM = "trajectory"
 STATEMENT_KEYS = {"form", "claim", "configuration", "term", "fixed", "over", "op", "bound", "when", "time"}
 STEP_KEYS = {"h", "centre", "radius", "margin", "mu"}
+HEMISPHERE = {"term": ["inner", ["name", "x_i"], ["sum_j", ["name", "x_j"]]], "fixed": {}, "over": "least"}
+HEMISPHERE |= {"op": ">", "bound": "0", "when": "sometime"}
 MAX_WORK, MAX_ORDER = 4_000_000, 40  # steps x (n d)^2, counted: each step's Jacobian costs (n d)^2
 
 
@@ -118,7 +129,12 @@ class Statement:
 def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed one."""
     recheck.require_keys(data, STATEMENT_KEYS, "trajectory statement")
-    choices = {"over": ("least", "largest"), "op": (">", ">=", "<", "<="), "when": ("always", "sometime")}
+    equal = ("==", "!=") if data.get("when") == "limit" else ()
+    choices = {
+        "over": ("least", "largest"),
+        "op": (">", ">=", "<", "<=", *equal),
+        "when": ("always", "sometime", "limit"),
+    }
     recheck.require_choices(data, choices, "trajectory statement")
     masked = isinstance(data["configuration"], dict) and "mask" in data["configuration"]
     cfg = recheck.exact_configuration(data["configuration"], None, None, masked)  # no interaction (phi > 0 unchecked)
@@ -139,10 +155,36 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     sizes = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
     quantity = f"{data['over']} over {over} of {term_text(term)} {data['op']} {bound}"
     when = f"at {'every' if data['when'] == 'always' else 'some'} t in [0, {statement.time}], from the exact tokens"
+    if data["when"] == "limit":
+        reached = f"(the cone collapse theorem, from an open hemisphere reached by t = {statement.time})"
+        statement.hemisphere, when = _collapse(data, claim_id, cfg, term, bound), f"in the limit t -> oo {reached}"
     statement.text = (
         f"along the trajectory of {cfg.attention} attention ({cfg.geometry}, {sizes}): the {quantity} {when}"
     )
     return statement
+
+
+def _collapse(data: dict[str, Any], claim_id: str, cfg: ExactConfiguration, term: Any, bound: Fraction) -> Statement:
+    """The hemisphere statement whose chain proves a limit statement by the cone collapse theorem (the module's
+    docstring); Rejected outside the theorem's model, for a term not of inner products, or a limit not op bound."""
+    c, d = cfg.score_matrices[0][0][0], len(cfg.tokens[0])
+    scalar = [[c * (i == k) for k in range(d)] for i in range(d)]
+    model = (cfg.geometry, bool(cfg.mask), cfg.beta >= 0, c > 0) == ("sphere", False, True, True)
+    if not model or any(m != scalar for m in cfg.score_matrices + cfg.values):
+        raise Rejected("the cone collapse theorem needs the sphere, no mask, beta >= 0, M_h = W_h = c I with c > 0")
+    if not _of_inner_products(data["term"]):
+        raise Rejected("a limit statement's term is a polynomial in the tokens' inner products <x_i, x_j>")
+    collapsed = Statement(data, dataclasses.replace(cfg, tokens=[cfg.tokens[0]] * cfg.n), term, bound).start
+    if not holds((min if data["over"] == "least" else max)(collapsed), data["op"]):
+        raise Rejected(f"at a collapse (every <x_i, x_j> = 1) the {data['over']} term is not {data['op']} {bound}")
+    return statement_of(data | HEMISPHERE, claim_id)
+
+
+def _of_inner_products(tree: Any) -> bool:
+    """Whether a term tree is a polynomial in the tokens' inner products <x_i, x_j> (numbers, + - * neg pow)."""
+    if tree[0] == "inner":
+        return all(arg in (["name", "x_i"], ["name", "x_j"]) for arg in tree[1:])
+    return tree[0] == "num" or (tree[0] in ("+", "-", "*", "neg", "pow") and all(map(_of_inner_products, tree[1:])))
 
 
 def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fraction, Fraction, list, list]], arb]:
@@ -215,9 +257,10 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if kind != FORM:
         raise Rejected(f"a trajectory statement's certificate is a chain of steps ({FORM}), not {kind}")
     recheck.require_keys(payload, {"prec", "order", "steps", "negated"}, "the trajectory payload")
+    chained = statement.hemisphere if statement.when == "limit" else statement
     with precision(recheck.recorded_precision(payload)):
-        replayed, widest = replay(statement, payload)
-        how = f"{len(replayed)} steps replayed (widest radius {widest.str(3)}), {_bound_shown(statement, replayed)}"
+        replayed, widest = replay(chained, payload)
+        how = f"{len(replayed)} steps replayed (widest radius {widest.str(3)}), {_bound_shown(chained, replayed)}"
     return f"proves claim {claim_id!r}: {statement.text}", how
 
 
@@ -229,7 +272,7 @@ def _bound_shown(statement: Statement, replayed: list) -> str:
         shown = next((t for t, state in ends if t <= T and statement.met(statement.field(state, "residuals"))), None)
         if shown is None:
             raise Rejected(f"no step end t <= {T} shows the bound")
-        return f"the bound shown at t = {shown}"
+        return f"the bound shown at t ~ {float(shown):.6g}"
     covered = [step for step in replayed if step[0] < T]
     if covered[-1][0] + covered[-1][1] < T:
         raise Rejected(f"the steps end before T = {T}")

@@ -13,7 +13,9 @@ least or largest of it over the bindings, and
 - `non-decreasing` (the energy): dE/dt >= 0 at every t of [0, T] (E is C^1); negated: dE/dt < 0 at some t;
 - clustering time at most T*: cluster_gap <= level at some t of [0, T*]; negated: cluster_gap > level at every t;
 - clustering time at least T*: cluster_gap > level at every t of [0, T*]; negated: cluster_gap < level at some t
-  of [0, T*] (strictly below at t <= T*, so <= level before T* by continuity).
+  of [0, T*] (strictly below at t <= T*, so <= level before T* by continuity);
+- `tends-to L` / `does-not-tend-to L`: Q's limit as t -> infinity == L / != L (the kernel proves a limit by the cone
+  collapse theorem, from a chain that reaches an open hemisphere by T); negated: != L / == L.
 
 An invariant region (`stays-at-least`) is an implication from the start's value, which no trajectory statement states.
 """
@@ -40,6 +42,8 @@ HORIZON = {"sphere": 10.0, "flat": 1.0, "pre-ln": 10.0, "peri-ln": 10.0, "mix-ln
 #: The properties read as a lower bound along the one trajectory, and the invariant regions among them.
 INVARIANT_REGIONS = ("stays-non-negative", "stays-at-least")
 AS_BOUND = {"non-negative": "at-least"} | dict.fromkeys(INVARIANT_REGIONS, "at-least")
+#: The properties read as the limit of the observable along the one trajectory.
+LIMITS = ("tends-to", "does-not-tend-to")
 
 _INNER = ["inner", ["name", "x_i"], ["name", "x_j"]]
 _GAP = ["-", ["num", "1"], _INNER]
@@ -60,6 +64,8 @@ RELATIONS = {
     "non-decreasing": ((">=", "always"), ("<", "sometime")),
     "clustering-at-most": (("<=", "sometime"), (">", "always")),
     "clustering-at-least": ((">", "always"), ("<", "sometime")),
+    "tends-to": (("==", "limit"), ("!=", "limit")),
+    "does-not-tend-to": (("!=", "limit"), ("==", "limit")),
 }
 
 
@@ -90,7 +96,8 @@ def given_configuration(options: dict[str, Any]) -> ExactConfiguration | None:
 
 
 def bound_reading(claim: DynamicsClaim, geometry: str) -> tuple[str, Fraction, Fraction] | None:
-    """(relation, bound or level, horizon) of the claim along one trajectory, or None when it is not such a bound."""
+    """(relation, bound, level or limit, horizon) of the claim along one trajectory, or None when it is not such a
+    bound or limit."""
     options = claim.options
     bound = Fraction(0) if claim.target is None else exact(claim.target, {})
     if bound is None:
@@ -100,7 +107,7 @@ def bound_reading(claim: DynamicsClaim, geometry: str) -> tuple[str, Fraction, F
             return None
         return f"clustering-{claim.property}", stated(options["level"]), bound
     relation = AS_BOUND.get(claim.property, claim.property)
-    if relation not in ("at-least", "at-most", "non-decreasing"):
+    if relation not in ("at-least", "at-most", "non-decreasing", *LIMITS):
         return None
     return relation, bound, stated(options["time"]) if "time" in options else Fraction(HORIZON[geometry])
 

@@ -31,7 +31,8 @@ def certify(claim: DynamicsClaim, negated: bool, ctx: Context) -> tuple[str | No
     except (Rejected, ValueError) as exc:
         return None, f"no trajectory statement: {exc}"
     size = parsed.cfg.n * len(parsed.cfg.tokens[0])
-    chain = build_chain(parsed, parsed.time, min(MAX_STEPS[ctx.profile], trajectory.MAX_WORK // size**2))
+    chained = parsed.hemisphere if parsed.when == "limit" else parsed  # a limit's chain reaches an open hemisphere
+    chain = build_chain(chained, parsed.time, min(MAX_STEPS[ctx.profile], trajectory.MAX_WORK // size**2))
     if chain.stopped:
         return None, f"no replayable chain: {chain.stopped}"
     path = write_certificate(

@@ -55,7 +55,7 @@ from headflow.certificates.provers.validated import Step, enclose
 from headflow.certificates.provers.validated.integrator import BITS
 from headflow.certificates.provers.validated.step import time_interval
 from headflow.certificates.provers.validated.taylor import coverage_failure, model_field, series_length
-from headflow.certificates.statements.trajectory import INVARIANT_REGIONS, bound_reading, given_configuration
+from headflow.certificates.statements.trajectory import INVARIANT_REGIONS, LIMITS, bound_reading, given_configuration
 from headflow.checks.claimsfile import trajectory_certificates
 from headflow.checks.claimsfile.given_start import PAIRWISE
 from headflow.checks.registry import Context
@@ -75,6 +75,8 @@ TIGHTENINGS = 2
 #: The model terms (`certificates.kernel.model_terms`) of the quantities read from the chain: (without, with) a head.
 TERMS = {"energy": ("E", "E_h"), "energy_rate": ("dE_dt", None)}
 METHOD = "balls along a validated enclosure of the trajectory from the user's exact tokens (Picard boxes, Lohner steps)"
+
+LIMIT_METHOD = "a validated enclosure (balls) into an open hemisphere, then the cone collapse theorem"
 
 Number = Fraction | arb
 Terms = Callable[[Sequence[Sequence[Any]]], list[Any]]
@@ -122,6 +124,8 @@ def decide_by_enclosure(claim: DynamicsClaim, ctx: Context) -> Enclosed:
     cfg = given_configuration(claim.options)
     if cfg is None or claim.exists:
         return Enclosed()
+    if claim.property in LIMITS:
+        return _decide_limit(claim, ctx)
     reading = _reading(claim, cfg)
     if reading is None:
         return Enclosed()
@@ -133,6 +137,26 @@ def decide_by_enclosure(claim: DynamicsClaim, ctx: Context) -> Enclosed:
             f"n x d = {size} is more than the {ctx.profile} profile encloses ({MAX_SIZE[ctx.profile]})", {"size": size}
         )
     return _Watch(claim, cfg, reading, ctx).run()
+
+
+def _decide_limit(claim: DynamicsClaim, ctx: Context) -> Enclosed:
+    """CERTIFIED or REFUTED by an accepted certificate of the claim's limit statement or of its negation (the kernel
+    states at most one of them: it compares the stated limit exactly with the value at a collapse, and accepts a chain
+    that reaches an open hemisphere, where the cone collapse theorem applies); otherwise the note why not."""
+    whys = []
+    for negated in (False, True):
+        path, how = trajectory_certificates.certify(claim, negated, ctx)
+        if path is None:
+            whys.append(how)
+            continue
+        reading = (
+            "the tokens enter an open hemisphere (balls of a validated enclosure), so by the cone collapse theorem "
+            f"they converge to one point, where {claim.quantity}'s limit is {'not ' if negated else ''}{claim.target}"
+        )
+        witness = {"verified_by": "ball", "quantity": claim.quantity, "reading": reading}
+        verdict, details = (Verdict.REFUTED, {"witness": witness}) if negated else (Verdict.CERTIFIED, {})
+        return Enclosed(decided=Outcome(verdict, LIMIT_METHOD, certificates=[path], notes=how, **details))
+    return _undecided("; ".join(dict.fromkeys(whys)), {"limit": True})
 
 
 def _reading(claim: DynamicsClaim, cfg: ExactConfiguration) -> Reading | None:
