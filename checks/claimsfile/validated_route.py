@@ -156,6 +156,8 @@ def _decide_limit(claim: DynamicsClaim, ctx: Context) -> Enclosed:
         witness = {"verified_by": "ball", "quantity": claim.quantity, "reading": reading}
         verdict, details = (Verdict.REFUTED, {"witness": witness}) if negated else (Verdict.CERTIFIED, {})
         return Enclosed(decided=Outcome(verdict, LIMIT_METHOD, certificates=[path], notes=how, **details))
+    if set(whys) == {trajectory_certificates.NO_STATEMENT}:
+        return Enclosed()  # not a limit the kernel states (its quantity, an interaction): the other routes decide
     return _undecided("; ".join(dict.fromkeys(whys)), {"limit": True})
 
 

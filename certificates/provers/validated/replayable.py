@@ -99,6 +99,7 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
     centre = [v for x in statement.cfg.tokens for v in x]
     h = min(horizon / 8, Fraction(1, 8))
     with precision(BITS):
+        at_start = statement.when == "sometime" and _shown_at(statement, centre, Fraction(0))
         while chain.t < horizon:
             if len(chain.steps) >= max_steps:
                 chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
@@ -114,8 +115,10 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
             chain.steps.append({k: _text(v) for k, v in step.items()})
             chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
             h, chain.mu = step["h"] * GROWTH, step["mu"] * 7 / 8
-            if statement.when == "sometime" and _shown_at(statement, centre, chain.radius):
-                return chain  # a step end shows the bound: the kernel reads no later step
+            if statement.when == "sometime" and (at_start or _shown_at(statement, centre, chain.radius)):
+                return chain  # the start or a step end shows the bound: the kernel reads no later step
+    if statement.when == "sometime":
+        chain.stopped = f"no step end up to t = {float(horizon):.6g} shows the bound"
     return chain
 
 

@@ -25,3 +25,17 @@ def test_a_chain_stops_at_its_step_budget_with_the_reason() -> None:
     chain = build_chain(parsed, parsed.time, 3)
     assert len(chain.steps) == 3 and chain.stopped.startswith("the budget of 3 steps ended at t = ")
     assert chain.t < parsed.time
+
+
+def test_a_sometime_chain_that_never_shows_its_bound_stops_with_the_reason() -> None:
+    """The least inner product (0 at t = 0, rising) is never below -1/10 on [0, 1/4]: no certificate to write."""
+    parsed = trajectory.statement_of(statement("<", "-1/10", when="sometime"), "demo")
+    chain = build_chain(parsed, parsed.time, 200)
+    assert chain.t >= parsed.time and chain.stopped == "no step end up to t = 0.25 shows the bound"
+
+
+def test_a_sometime_bound_the_start_shows_needs_one_step() -> None:
+    """The largest inner product is 4/5 > 1/2 at t = 0: one step, which the kernel needs, and no more."""
+    parsed = trajectory.statement_of(statement(">", "1/2", when="sometime", over="largest"), "demo")
+    chain = build_chain(parsed, parsed.time, 200)
+    assert not chain.stopped and len(chain.steps) == 1

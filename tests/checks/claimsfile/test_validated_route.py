@@ -156,13 +156,13 @@ def test_the_least_of_exact_and_ball_ends_stays_exact_where_it_decides() -> None
 
 @pytest.mark.slow
 def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
-    """examples/trajectories.toml (~90 s): the false neighbours REFUTED by the enclosure at t > 0, each with a
-    certificate of the negation that check-cert accepts,
-    the true claims CERTIFIED."""
+    """examples/trajectories.toml (~150 s): the false neighbours REFUTED by the enclosure at t > 0 (a wrong limit: by
+    the cone collapse theorem once it reaches an open hemisphere), each with a certificate of the negation that
+    check-cert accepts, the true claims CERTIFIED."""
     claims = load_claims(ROOT / "examples" / "trajectories.toml")
     results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
     verdicts = {r.claim.id: r.verdict for r in results}
-    false = {"too-low", "too-high", "shear", "too-short", "too-long"}
+    false = {"too-low", "too-high", "shear", "too-short", "too-long", "wrong-"}
     refuted = {i for i in verdicts if any(word in i for word in false)}
     assert refuted == {i for i, v in verdicts.items() if v is Verdict.REFUTED}, verdicts
     pointwise = {"usa.two-heads.energy.non-decreasing"}  # PROVED at every configuration (the pointwise route)
@@ -171,7 +171,58 @@ def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
     for result in results:
         outcome = result.outcomes[0][1]
         if result.claim.id in refuted:
-            assert outcome.witness["verified_by"] == "ball" and outcome.witness["time"] > 0
+            limit = "collapse" in result.claim.id  # the cone collapse theorem: no time of failure, a limit
+            assert outcome.witness["verified_by"] == "ball" and (limit or outcome.witness["time"] > 0)
         if result.claim.id not in pointwise:
             (path,) = outcome.certificates
             assert check_file(Path(path)).ok
+
+
+#: Two antipodal tokens and one between them (usa, the circle): in no open hemisphere at t = 0, in one at once.
+ANTIPODAL = """
+[[claim]]
+id = "limit"
+kind = "dynamics"
+quantity = "cluster_gap"
+heads = "scalar"
+tokens = "given"
+points = [[1, 0], [0, 1], [-1, 0]]
+n = 3
+d = 2
+beta = 1.0
+"""
+
+
+@pytest.mark.parametrize(
+    ("fields", "verdict"),
+    [
+        ({"property": '"tends-to"', "limit": '"0"'}, Verdict.CERTIFIED),
+        ({"property": '"tends-to"', "limit": '"1/100"'}, Verdict.REFUTED),
+        ({"property": '"does-not-tend-to"', "limit": '"0"'}, Verdict.REFUTED),
+        ({"property": '"does-not-tend-to"', "limit": '"-1/100"'}, Verdict.CERTIFIED),
+    ],
+    ids=["tends-to-0", "wrong-limit", "does-not-tend-to-0", "does-not-tend-to-a-negative"],
+)
+def test_a_limit_is_decided_by_the_cone_collapse_theorem(tmp_path: Path, fields: dict, verdict: Verdict) -> None:
+    """The chain reaches an open hemisphere; the kernel accepts the claim's limit statement or its negation's, and
+    `check-cert --claims` elaborates the same statement from the claim again."""
+    from headflow.checks.rechecks import recheck
+
+    limit = claim(ANTIPODAL, lambdas="[1.0]", **fields)
+    outcome = decide_closed(limit, Context("quick", seed=0, certificate_dir=tmp_path))
+    assert outcome.verdict is verdict, outcome
+    assert "cone collapse" in outcome.method
+    (path,) = outcome.certificates
+    rechecked = recheck(Path(path), claims={limit.id: limit}, read_claim=True)
+    assert rechecked.ok and "in the limit" in rechecked.message, rechecked.message
+    if verdict is Verdict.REFUTED:
+        assert outcome.witness["verified_by"] == "ball" and "cone collapse theorem" in outcome.witness["reading"]
+
+
+def test_a_limit_outside_the_theorems_model_has_no_certificate(tmp_path: Path) -> None:
+    """Two heads of different strengths are not the theorem's model: no statement, the other routes decide, and the
+    note says why."""
+    mixed = claim(ANTIPODAL, lambdas="[1.0, 2.0]", property='"tends-to"', limit='"0"')
+    enclosed = validated_route.decide_by_enclosure(mixed, Context("quick", seed=0, certificate_dir=tmp_path))
+    assert enclosed.decided is None and "cone collapse theorem needs" in enclosed.note, enclosed
+    assert not list(tmp_path.iterdir())
