@@ -59,8 +59,7 @@ class Interaction:
 def check_tree(tree: object, what: str) -> exprtree.Tree:
     """The tree of a phi or Phi, when it uses only the interaction nodes and the names s and beta (TreeError else)."""
     exprtree.count_nodes(tree, MAX_NODES)
-    unknown = sorted(exprtree.fold(tree, _NAMES) - set(VARIABLES))
-    if unknown:
+    if unknown := sorted(exprtree.fold(tree, _NAMES) - set(VARIABLES)):
         raise exprtree.TreeError(f"{what} uses {unknown[0][:20]!r}: not a name of an interaction")
     return tree  # type: ignore[return-value]
 
