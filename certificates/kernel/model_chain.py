@@ -30,8 +30,6 @@ What the data do not define (an entropy of an interaction, an energy without ant
 peri-ln or mix-ln that are not unit) raises ValueError with the reason (the Coq writer refuses it with that reason).
 """
 
-from __future__ import annotations
-
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -162,7 +160,7 @@ def _once(method: Callable[..., Any]) -> Callable[..., Any]:
     """A chain's method built once per arguments (its definitions are named once), on first use."""
 
     @wraps(method)
-    def built(chain: Chain, *args: int) -> Any:
+    def built(chain: "Chain", *args: int) -> Any:
         key = (method.__name__, *args)
         if key not in chain.built:
             chain.built[key] = method(chain, *args)
