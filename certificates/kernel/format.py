@@ -46,7 +46,6 @@ def content_hash(certificate: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-#: Nodes of a derivative tree the checker computes from an expression (`headflow.certificates.kernel.derivatives`).
-MAX_DERIVED_NODES = 40_000
-#: lambda_c roots (at distinct exact ends) one cover's re-check may certify.
-MAX_COVER_ROOTS = 2_000
+#: Nodes of a derivative tree the checker computes from an expression (`headflow.certificates.kernel.derivatives`),
+#: and lambda_c roots (at distinct exact ends) one cover's re-check may certify.
+MAX_DERIVED_NODES, MAX_COVER_ROOTS = 40_000, 2_000

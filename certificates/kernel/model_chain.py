@@ -177,8 +177,7 @@ class Chain:
 
     def __init__(self, cfg: ExactConfiguration) -> None:
         self.cfg, self.rate = cfg, Rate()
-        self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
-        y = self.directions
+        y = self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
         self.scores = [[[vector_dot(yi, matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
         self.rows = [[matvec(W, yj) for yj in y] for W in cfg.values]
         self.built: dict[tuple[Any, ...], Any] = {}
