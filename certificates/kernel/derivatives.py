@@ -72,9 +72,7 @@ def _node(op: str, terms: list[Tree]) -> Tree:
     if op == "mul" and ZERO in terms:
         return ZERO
     kept = [t for t in terms if t != unit]
-    if len(kept) < 2:
-        return kept[0] if kept else unit
-    return [op, *kept]
+    return [op, *kept] if len(kept) > 1 else kept[0] if kept else unit
 
 
 #: A sum and a product, simplified.

@@ -157,8 +157,7 @@ def projected_jacobian(cfg: ExactConfiguration, tokens: list[list[arb]]) -> arb_
     def flat(t: list[Any]) -> list[Any]:
         return [v for x in ball_model.velocity_field([t[i * d : (i + 1) * d] for i in range(n)], cfg) for v in x]
 
-    DF = jacobian(flat, [t for x in tokens for t in x])
-    blocks = [(i, a) for i in range(n) for a in range(d)]
+    DF, blocks = jacobian(flat, [t for x in tokens for t in x]), [(i, a) for i in range(n) for a in range(d)]
     P = arb_mat([[int(a == b) - tokens[i][a] * tokens[i][b] if i == j else 0 for j, b in blocks] for i, a in blocks])
     return P * DF * P
 

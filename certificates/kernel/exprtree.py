@@ -185,10 +185,8 @@ def _real_power(base: arb, exponent: object, walk: Callable[[object], arb]) -> a
             return endpoints.power(base, q.numerator)
         if base < 0 or (q.numerator < 0 and not base > 0):
             return arb("nan")
-        root = endpoints.increasing(lambda v: v.root(q.denominator), base)
-        return endpoints.power(root, q.numerator)
-    power = walk(exponent)
-    return endpoints.increasing(arb.exp, endpoints.times(power, endpoints.increasing(arb.log, base)))
+        return endpoints.power(endpoints.increasing(lambda v: v.root(q.denominator), base), q.numerator)
+    return endpoints.increasing(arb.exp, endpoints.times(walk(exponent), endpoints.increasing(arb.log, base)))
 
 
 def _named(op: str, functions: Mapping[str, Enclosure], *values: arb) -> arb:

@@ -28,9 +28,7 @@ VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,39}$")
 #: Bounds on every size in a certificate, so that re-checking an accepted-size file is fast
 #: (see benchmarks/check_cert.py for the measured worst cases).
 MAX_FILE_BYTES = 20_000_000
-MAX_TOKENS = 12
-MAX_DIMENSION = 12
-MAX_HEADS = 8
+MAX_TOKENS, MAX_DIMENSION, MAX_HEADS = 12, 12, 8
 MAX_CONDITIONS = 80
 MAX_TERM_NODES = 4_000
 MAX_COVER_LEAVES = 200_000
@@ -48,7 +46,6 @@ def content_hash(certificate: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-#: Nodes of a derivative tree the checker computes from an expression (`headflow.certificates.kernel.derivatives`).
-MAX_DERIVED_NODES = 40_000
-#: lambda_c roots (at distinct exact ends) one cover's re-check may certify.
-MAX_COVER_ROOTS = 2_000
+#: Nodes of a derivative tree the checker computes from an expression (`headflow.certificates.kernel.derivatives`),
+#: and lambda_c roots (at distinct exact ends) one cover's re-check may certify.
+MAX_DERIVED_NODES, MAX_COVER_ROOTS = 40_000, 2_000

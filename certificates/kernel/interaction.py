@@ -19,6 +19,7 @@ both trees are defined; what this algebra does not show to be zero leaves the en
 """
 
 import json
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
 
@@ -59,8 +60,7 @@ class Interaction:
 def check_tree(tree: object, what: str) -> exprtree.Tree:
     """The tree of a phi or Phi, when it uses only the interaction nodes and the names s and beta (TreeError else)."""
     exprtree.count_nodes(tree, MAX_NODES)
-    unknown = sorted(exprtree.fold(tree, _NAMES) - set(VARIABLES))
-    if unknown:
+    if unknown := sorted(exprtree.fold(tree, _NAMES) - set(VARIABLES)):
         raise exprtree.TreeError(f"{what} uses {unknown[0][:20]!r}: not a name of an interaction")
     return tree  # type: ignore[return-value]
 
@@ -117,10 +117,8 @@ class _Formal:
         """sqrt of a constant that is a rational square: exactly |root|; any other square root an indeterminate."""
         if part[0].is_constant() and part[1].is_constant() and part[0] != 0:
             root = fmpq(part[0].leading_coefficient()) / fmpq(part[1].leading_coefficient())
-            try:
-                return self.one * abs(root).sqrt(), self.one  # DomainError unless a perfect square
-            except DomainError:
-                pass
+            with suppress(DomainError):  # unless a perfect square
+                return self.one * abs(root).sqrt(), self.one
         return self._atom("sqrt", part)
 
     def _atom(self, op: str, *parts: Quotient) -> Quotient:

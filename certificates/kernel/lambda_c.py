@@ -68,8 +68,7 @@ def _g(tokens: arb, point: Fraction, prec: int) -> arb:
 def _bracket(tokens: Fraction, bits: int) -> tuple[Fraction, Fraction]:
     """Exact a < b with g(a) < 0 < g(b) for the exact n = `tokens` > 1, b - a at most 2^-bits unless a midpoint's
     sign is beyond `bits` + GUARD_BITS: [2, `right_of_root`] halved at most bits + log2(its width) times."""
-    low, high = Fraction(2), Fraction(right_of_root(tokens))
-    prec = bits + GUARD_BITS
+    low, high, prec = Fraction(2), Fraction(right_of_root(tokens)), bits + GUARD_BITS
     ball = rational_ball(tokens.numerator, tokens.denominator, prec + tokens.numerator.bit_length())
     if not (_g(ball, low, prec) < 0 < _g(ball, high, prec)):
         raise RootError(f"lambda_c: no sign change on [2, {high}] for n = {ball.str(10, radius=False)}")

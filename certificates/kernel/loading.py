@@ -16,6 +16,7 @@ files): the object is returned only when the file is a well-formed certificate o
 import json
 import os
 import stat
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -94,11 +95,9 @@ def load(path: Path) -> dict[str, Any]:
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are all distinct (json.loads would keep the last value of a repeated key)."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise Rejected(f"duplicate key {key[:60]!r}: a certificate states each field once")
-        data[key] = value
+    if len(data := dict(pairs)) < len(pairs):
+        key = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise Rejected(f"duplicate key {key[:60]!r}: a certificate states each field once")
     return data
 
 

@@ -30,8 +30,6 @@ What the data do not define (an entropy of an interaction, an energy without ant
 peri-ln or mix-ln that are not unit) raises ValueError with the reason (the Coq writer refuses it with that reason).
 """
 
-from __future__ import annotations
-
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -162,7 +160,7 @@ def _once(method: Callable[..., Any]) -> Callable[..., Any]:
     """A chain's method built once per arguments (its definitions are named once), on first use."""
 
     @wraps(method)
-    def built(chain: Chain, *args: int) -> Any:
+    def built(chain: "Chain", *args: int) -> Any:
         key = (method.__name__, *args)
         if key not in chain.built:
             chain.built[key] = method(chain, *args)
@@ -179,8 +177,7 @@ class Chain:
 
     def __init__(self, cfg: ExactConfiguration) -> None:
         self.cfg, self.rate = cfg, Rate()
-        self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
-        y = self.directions
+        y = self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
         self.scores = [[[vector_dot(yi, matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
         self.rows = [[matvec(W, yj) for yj in y] for W in cfg.values]
         self.built: dict[tuple[Any, ...], Any] = {}

@@ -112,8 +112,7 @@ def statement_of(data: dict[str, Any], claim_id: str) -> ModelStatement:
     given = recheck.require_list(data["given"], fmt.MAX_CONDITIONS, "statement given")
     if not all(isinstance(h, str) for h in hypotheses) or not isinstance(data["exists"], bool):
         raise Rejected("statement hypotheses: a list of names; exists: a boolean")
-    interaction = _interaction(data)
-    relation = _relation(data["relation"], tuple(NEGATED))
+    interaction, relation = _interaction(data), _relation(data["relation"], tuple(NEGATED))
     conditions = tuple(_relation(g, tuple(STATED)) for g in given)
     names = frozenset().union(*(t.names for r in (relation, *conditions) for t in (r.lhs, r.rhs)))
     if "lambda_h" in names and "scalar-heads" not in hypotheses:

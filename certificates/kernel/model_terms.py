@@ -58,8 +58,7 @@ PRIMITIVE_SCALARS += ("cluster_gap", "delta", "delta_op", "misalignment_h", "R",
 #: Scalars of head h at a pair of tokens (i, j), all supplied by the algebras: the score, the kind's weight, softmax.
 PAIRS = {"s_h_ij": "s", "w_h_ij": "w", "p_h_ij": "p"}
 #: Token and head indices, in the order their sums are written; a statement may leave only i and h free.
-TOKENS = ("i", "j")
-HEADS = ("h", "g")
+TOKENS, HEADS = ("i", "j"), ("h", "g")
 FREE = frozenset({"i", "h"})
 SUMS = tuple(f"sum_{k}" for k in (*TOKENS, *HEADS))
 #: Head h's matrices as operators on vectors: `M_h(u)` = M_h u (scores), `W_h(u)` = W_h u (values).
@@ -125,8 +124,7 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
         return _named(args[0])
     if any(not isinstance(a, Term) for a in args[: 1 if op == "pow" else None]):
         raise TermError(f"{op} takes terms")
-    free = frozenset().union(*(a.free for a in args if isinstance(a, Term)))
-    vector = args[0].vector
+    free, vector = frozenset().union(*(a.free for a in args if isinstance(a, Term))), args[0].vector
     if op == "pow":
         if type(args[1]) is not int or not 0 <= args[1] <= MAX_POWER:
             raise TermError(f"an exponent is an integer literal from 0 to {MAX_POWER}")

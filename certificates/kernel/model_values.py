@@ -174,12 +174,9 @@ def given_rows(claim: Any, trees: Trees, at: dict[str, int]) -> list[tuple[Relat
     statement's head kept): a given condition holds at EVERY token, not only at the witness's token."""
     cfg = trees.chain.cfg
     ranges = {"i": range(cfg.n), "h": [at["h"]] if "h" in at else range(len(cfg.score_matrices))}
-    rows = []
-    for condition in claim.given:
-        for values in product(*(ranges[k] for k in sorted(condition.free))):
-            binding = dict(zip(sorted(condition.free), values, strict=True))
-            rows.append((condition, binding, trees.residual(condition, binding)))
-    return rows
+    every = [(c, values) for c in claim.given for values in product(*(ranges[k] for k in sorted(c.free)))]
+    bindings = [(condition, dict(zip(sorted(condition.free), values, strict=True))) for condition, values in every]
+    return [(condition, binding, trees.residual(condition, binding)) for condition, binding in bindings]
 
 
 @dataclass

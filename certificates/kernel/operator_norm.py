@@ -25,9 +25,9 @@ def rational_matrix(A: Matrix) -> fmpq_mat:
 
 
 def positive_definite(A: Matrix) -> bool:
-    """Whether the symmetric rational matrix A is positive definite, exactly (the module's docstring)."""
-    coefficients = rational_matrix(A).charpoly().coeffs()  # of det(tI - A), from t^0 up
-    return all((-1) ** (len(A) - k) * c > 0 for k, c in enumerate(coefficients))
+    """Whether the symmetric rational matrix A is positive definite, exactly (the module's docstring: the coefficients
+    of det(tI - A), from t^0 up, alternate strictly in sign)."""
+    return all((-1) ** (len(A) - k) * c > 0 for k, c in enumerate(rational_matrix(A).charpoly().coeffs()))
 
 
 def operator_norm(P: Matrix | fmpq_mat) -> arb:

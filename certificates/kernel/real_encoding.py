@@ -54,8 +54,7 @@ CUT_PRECISION = 256
 #: Odd Taylor degrees a cut may use.
 CUT_DEGREES = (1, 3, 5, 7, 9, 11, 13, 15)
 #: At most this many cuts; a cut's point lies in [-MAX_CUT_POINT, MAX_CUT_POINT].
-MAX_CUTS = 200
-MAX_CUT_POINT = Fraction(128)
+MAX_CUTS, MAX_CUT_POINT = 200, Fraction(128)
 #: Characters of one rational of a cut (reduced, as printed in the problem).
 MAX_CUT_RATIONAL_CHARS = 200
 #: At most this many exponential atoms (their monotonicity facts grow with the square).
@@ -114,13 +113,9 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
 
 def bound_facts(variables: list[dict[str, Any]], term: Callable[[Tree], Tree]) -> list[Tree]:
     """`x >= low`, `x < high`, ... for the bounds of the statement's variables, each bound written by `term`."""
-    facts = []
-    for variable in variables:
-        for end, strict, loose in (("low", ">", ">="), ("high", "<", "<=")):
-            if variable[end] is not None:
-                relation = strict if variable[f"{end}_open"] else loose
-                facts.append([relation, ["sym", variable["name"]], term(variable[end])])
-    return facts
+    ends = (("low", ">", ">="), ("high", "<", "<="))
+    bounds = [(v, end, strict if v[f"{end}_open"] else loose) for v in variables for end, strict, loose in ends]
+    return [[relation, ["sym", v["name"]], term(v[end])] for v, end, relation in bounds if v[end] is not None]
 
 
 class Encoding:
@@ -196,8 +191,7 @@ class Encoding:
             return self.term(SHAPES[op](*args))
         if op in ("lambda_c", "lambda_max") and len(args) == 2:  # value beta = u, a root of phi'' or of phi' in u
             tokens, inverse_temperature = self.term(args[0]), self.term(args[1])
-            u, value, two = self._fresh(), self._fresh(), ["rat", "2"]
-            fewer = ["add", tokens, MINUS_ONE]
+            u, value, two, fewer = self._fresh(), self._fresh(), ["rat", "2"], ["add", tokens, MINUS_ONE]
             if op == "lambda_c":  # (u - 2) exp(u) = (n - 1)(u + 2), u > 2
                 left, right = ["mul", ["add", u, ["rat", "-2"]], self._exponential(u)], [fewer, ["add", u, two]]
                 least, guard = [">", u, two], ["and", [">", fewer, ZERO], [">", inverse_temperature, ZERO]]

@@ -127,9 +127,8 @@ def require_conditions(stated: object, expected: list[dict[str, Any]], claim_id:
         raise Rejected(f"{claim_id} needs {len(expected)} conditions: {', '.join(e['name'] for e in expected)}")
     for mine, theirs in zip(expected, stated, strict=True):
         require_keys(theirs, {"name", "expression", "relation", "enclosure"}, f"condition {mine['name']}")
-        for part in ("name", "expression", "relation"):
-            if theirs[part] != mine[part]:
-                raise Rejected(f"condition {mine['name']!r}: the {part} is not the obligation of {claim_id}")
+        if wrong := [part for part in ("name", "expression", "relation") if theirs[part] != mine[part]]:
+            raise Rejected(f"condition {mine['name']!r}: the {wrong[0]} is not the obligation of {claim_id}")
 
 
 def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> str:

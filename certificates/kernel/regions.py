@@ -86,8 +86,7 @@ class Region:
             lo, hi = clipped[side.name]
             if side.name not in relaxed:
                 low, high = (self.bound_end(side, end, clipped) for end in ENDS)
-                lo = lo if low is None else max(lo, low)
-                hi = hi if high is None else min(hi, high)
+                lo, hi = (lo if low is None else max(lo, low)), (hi if high is None else min(hi, high))
             if side.integer:
                 lo, hi = Fraction(math.ceil(lo)), Fraction(math.floor(hi))
             if lo > hi:

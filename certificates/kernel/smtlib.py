@@ -16,12 +16,10 @@ from fractions import Fraction
 
 from .exprtree import RELATIONS, TreeError, count_nodes, fold, node_parts
 
-LOGIC = "QF_NRA"
-#: The logic of a statement with integer constants (z3 and cvc5 both accept Int and Real terms mixed).
-INTEGER_LOGIC = "QF_NIRA"
-MAX_CONSTANTS = 32
-MAX_STATEMENT_NODES = 20_000
-MAX_POWER = 64
+#: The logic of a statement, and of one with integer constants (z3 and cvc5 both accept Int and Real terms mixed).
+LOGIC, INTEGER_LOGIC = "QF_NRA", "QF_NIRA"
+#: An obligation's bounds: its declared constants, the nodes of all its trees, the exponent of a power.
+MAX_CONSTANTS, MAX_STATEMENT_NODES, MAX_POWER = 32, 20_000, 64
 
 
 #: Trees that do not make a well-formed obligation (from a damaged or hostile certificate): the trees' own error, so

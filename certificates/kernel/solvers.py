@@ -19,8 +19,6 @@ text), so that a problem two certificates share is solved once per run: never on
 error, and the same answer a new process would give (the limit is counted).
 """
 
-from __future__ import annotations
-
 import json
 import sys
 import tempfile
@@ -34,10 +32,9 @@ DEFAULT_SECONDS = 300.0
 #: problem of the tests and examples takes (z3 350,000, cvc5 22,000; the 5-variable AM-GM of degree 6 takes cvc5
 #: 195,000). Not a time: cvc5 spends seconds on one unit inside a nonlinear covering step.
 RLIMITS = {"z3": 20_000_000, "cvc5": 300_000}
-#: The answer to a problem whose resource limit was spent.
-RESOURCE_LIMIT = "resource limit"
-#: The answer to a problem the solver had not answered when the safety net killed it.
-SAFETY_LIMIT = "wall-clock safety limit"
+#: The answers to a problem whose resource limit was spent, and to one the solver had not answered when the safety
+#: net killed it.
+RESOURCE_LIMIT, SAFETY_LIMIT = "resource limit", "wall-clock safety limit"
 
 _Z3 = """import json, sys, z3
 for text in json.loads(sys.stdin.read()):
@@ -103,12 +100,12 @@ class Unsat(str):
     every problem, in the order they ran, so that a caller reads them from the result, never from the words
     (`verify.CheckResult.solvers`). A note added with `+` keeps them."""
 
-    def __new__(cls, text: str, solvers: tuple[str, ...] = ()) -> Unsat:
+    def __new__(cls, text: str, solvers: tuple[str, ...] = ()) -> "Unsat":
         unsat = super().__new__(cls, text)
         unsat.solvers = solvers
         return unsat
 
-    def __add__(self, note: str) -> Unsat:
+    def __add__(self, note: str) -> "Unsat":
         return Unsat(str(self) + note, self.solvers)
 
 

@@ -31,20 +31,17 @@ def _rational(value: Fraction) -> Text:
 
 def _sum(*parts: Text) -> Text:
     """`a + b - c`: a term with a minus sign before a product is subtracted."""
-    text = parts[0][0]
-    for part in parts[1:]:
-        text += f" - {part[0][1:]}" if part[1] == _NEGATED else f" + {part[0]}"
-    return text, _SUM
+    rest = (f" - {part[0][1:]}" if part[1] == _NEGATED else f" + {part[0]}" for part in parts[1:])
+    return parts[0][0] + "".join(rest), _SUM
 
 
 def _product(*parts: Text) -> Text:
     """`-a*b/c`: a leading minus sign taken out, the reciprocals (texts `1/...`) last as divisors."""
     sign, first = ("-", (parts[0][0][1:], _PRODUCT)) if parts[0][1] == _NEGATED and len(parts) > 1 else ("", parts[0])
     factors = sorted([first, *parts[1:]] if first[0] != "1" else parts[1:], key=lambda part: part[0].startswith("1/"))
-    text = ""
-    for factor in (_wrapped(part, _PRODUCT) for part in factors):
-        text += factor[1:] if text and factor.startswith("1/") else f"*{factor}" if text else factor
-    return sign + (text or "1"), _NEGATED if sign else _PRODUCT
+    first, *rest = [_wrapped(part, _PRODUCT) for part in factors] or ["1"]
+    text = first + "".join(factor[1:] if factor.startswith("1/") else f"*{factor}" for factor in rest)
+    return sign + text, _NEGATED if sign else _PRODUCT
 
 
 def _power(base: Text, k: int) -> Text:
