@@ -121,6 +121,15 @@ _ABOVE_ROOT = """\
   apply (Rmult_lt_reg_r (u_c + 2)); [ lra | ].
   lra."""
 
+#: Theorem 25's closed-form times (the T25 readings' SMT statements): nra multiplies two hypotheses at a time, so the
+#: products of three or more factors it needs (beta lambda^2 > 0, (1 - rho)(1 + rho (n - 1)) >= 1 - rho_1, the time
+#: times a positive rate) are asserted first; the rest is nra, lra, ring and field.
+_POSITIVE_SCALE = "  assert (hK : 0 < beta * lambda ^ 2) by (apply Rmult_lt_0_compat; [lra | apply pow_lt; lra]).\n"
+_SPEED_FACTOR = (
+    "  assert (hr : 0 <= rho * ((-1) + n)) by nra.\n"
+    "  assert (hA : 1 + (-1) * rho_1 <= (1 + (-1) * rho) * (1 + rho * ((-1) + n))) by nra.\n"
+)
+
 #: Statement name -> the tactic lines after `intros`.
 PROOFS: dict[str, str] = {
     "c8-threshold": "  assert (ha : 0 < alpha ^ 2) by nra.\n  split; intro; nra.",
@@ -136,4 +145,51 @@ PROOFS: dict[str, str] = {
     "lambda-c-inflection": _INFLECTION,
     "lambda-c-below-root": _BELOW_ROOT,
     "lambda-c-above-root": _ABOVE_ROOT,
+    "linear-time-theta-n-log-d": _POSITIVE_SCALE + ("  hf_decide."),
+    "relu-speed-bound": _POSITIVE_SCALE
+    + _SPEED_FACTOR
+    + ("  assert (hB : 0 < 2 * beta * lambda ^ 2 * rho) by nra.\n  split; [ rewrite h7; nra | rewrite h6, h7; nra ]."),
+    "relu-time-bound": _POSITIVE_SCALE
+    + (
+        "  assert (hk : 0 < k) by (rewrite h8; nra).\n"
+        "  assert (hC : 2 * C * k = 1) by (rewrite h8; nra).\n"
+        "  assert (e : k * (C * L_d * n - T) = (1 / 2) * (L_d - 2 * L) * n).\n"
+        "  { transitivity ((2 * C * k) * (L_d * n) / 2 - T * k); [ field | rewrite hC, h9; field ]. }\n"
+        "  split; nra."
+    ),
+    "frozen-time-theta-n": (
+        "  assert (hb : 0 < beta * lambda) by nra.\n"
+        "  assert (hb3 : 0 < (beta * lambda) ^ 3) by (apply pow_lt; lra).\n"
+        "  assert (hb2 : 0 < (beta * lambda) ^ 2) by (apply pow_lt; lra).\n"
+        "  assert (hE : E_u >= 1) by nra.\n"
+        "  assert (e : 2 * T * lambda = rho_1 * ((-1) + E_u + n)).\n"
+        "  { transitivity (T * (phi * ((-1) + E_u + n))); [ rewrite h6; ring | rewrite <- h7; ring ]. }\n"
+        "  assert (hm : 0 <= (E_u - 1) * (n - 1)) by nra.\n"
+        "  split; [ nra | split; nra ]."
+    ),
+    "reduced-speed-below": _SPEED_FACTOR
+    + (
+        "  assert (hD : 0 < (-1) + E_v + n) by lra.\n"
+        "  assert (hM : (-1) + E_v + n <= E_u * n) by nra.\n"
+        "  assert (h10' : v * ((-1) + E_v + n) = 2 * lambda * ((1 + (-1) * rho) * (1 + rho * ((-1) + n))))"
+        " by (rewrite h10; ring).\n"
+        "  set (Q := (1 + (-1) * rho) * (1 + rho * ((-1) + n))) in *.\n"
+        "  assert (hQ : 0 < Q) by lra.\n"
+        "  clearbody Q.\n"
+        "  assert (hLQ : 0 < 2 * lambda * Q) by nra.\n"
+        "  assert (hX : ((-1) + E_v + n) * (2 * lambda * Q) <= (E_u * n * v) * ((-1) + E_v + n)).\n"
+        "  { assert (hprod : (E_u * n * v) * ((-1) + E_v + n) = E_u * n * (2 * lambda * Q))"
+        " by (rewrite <- h10'; ring).\n"
+        "    rewrite hprod. nra. }\n"
+        "  assert (hW : 2 * lambda * Q <= E_u * n * v) by nra.\n"
+        "  assert (hL : 2 * lambda * (1 + (-1) * rho_1) <= 2 * lambda * Q) by nra.\n"
+        "  lra."
+    ),
+    "reduced-speed-bound": (
+        "  assert (hq : 0 < 2 * lambda * (1 + (-1) * rho_1)) by nra.\n"
+        "  assert (hC : C > 0) by nra.\n"
+        "  split; [ exact hC | ].\n"
+        "  assert (h : 0 <= C * (E_u * n * v - 2 * lambda * (1 + (-1) * rho_1))) by nra.\n"
+        "  nra."
+    ),
 }
