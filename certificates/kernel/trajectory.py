@@ -184,7 +184,8 @@ def _of_inner_products(tree: Any) -> bool:
     """Whether a term tree is a polynomial in the tokens' inner products <x_i, x_j> (numbers, + - * neg pow)."""
     if tree[0] == "inner":
         return all(arg in (["name", "x_i"], ["name", "x_j"]) for arg in tree[1:])
-    return tree[0] == "num" or (tree[0] in ("+", "-", "*", "neg", "pow") and all(map(_of_inner_products, tree[1:])))
+    parts = tree[1:2] if tree[0] == "pow" else tree[1:]  # a power's exponent is an integer literal
+    return tree[0] == "num" or (tree[0] in ("+", "-", "*", "neg", "pow") and all(map(_of_inner_products, parts)))
 
 
 def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fraction, Fraction, list, list]], arb]:

@@ -113,6 +113,16 @@ def test_a_term_not_of_inner_products_is_rejected(term: list) -> None:
         trajectory.statement_of(limit("==", "1", term=term), "demo")
 
 
+def test_a_power_of_inner_products_has_its_limit(tmp_path: Path, collapse: tuple[dict, dict]) -> None:
+    """(1 - <x_i, x_j>)^2 tends to 0, not to 1/4."""
+    data, payload = collapse
+    square = {"term": ["pow", GAP, 2], "over": "largest"}
+    ok, message = checked(tmp_path, data | square | {"bound": "0"}, payload)
+    assert ok, message
+    ok, message = checked(tmp_path, data | square | {"bound": "1/4"}, payload)
+    assert not ok and "at a collapse" in message, message
+
+
 def test_equality_is_a_limit_relation_only() -> None:
     with pytest.raises(Rejected):
         trajectory.statement_of(limit("==", "1") | {"when": "always"}, "demo")
