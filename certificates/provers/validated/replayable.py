@@ -18,6 +18,7 @@ from flint import arb
 from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.trajectory import Statement, over_step, replay_step, solution_coefficients
+from headflow.certificates.provers.validated.compiled_field import CompiledStatement
 from headflow.certificates.provers.validated.taylor import polynomial
 
 #: Order of the Taylor polynomials (the remainder's series has length ORDER + 2, within python-flint's default cap of
@@ -61,13 +62,15 @@ def _dyadic_up(value: arb) -> Fraction:
     return (upper / scale).__ceil__() * scale
 
 
-def _predicted(statement: Statement, centre: list[Fraction], h: Fraction) -> list[Fraction]:
+def _predicted(statement: Statement | CompiledStatement, centre: list[Fraction], h: Fraction) -> list[Fraction]:
     """The Taylor polynomial's value at h from the centre, as exact midpoints."""
     coefficients = solution_coefficients(statement.field, [ball_of(v) for v in centre], ORDER)
     return [exact_value(v.mid()) for v in polynomial(coefficients, ball_of(h))]
 
 
-def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction, mu: Fraction) -> dict[str, Any] | None:
+def _try(
+    statement: Statement | CompiledStatement, centre: list, radius: Fraction, h: Fraction, mu: Fraction
+) -> dict[str, Any] | None:
     """A step of size h the kernel accepts from (centre, radius), its log-norm bound mu raised until shown, or None."""
     following = _predicted(statement, centre, h)
     motion = max(abs(a - b) for a, b in zip(centre, following, strict=True))
@@ -95,17 +98,17 @@ def _try(statement: Statement, centre: list, radius: Fraction, h: Fraction, mu: 
 def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chain:
     """Steps from the exact start until they reach `horizon` (a `sometime` statement: until a step end shows its
     bound), or until the counted budget ends (`Chain.stopped` says where and why)."""
-    chain = Chain()
-    centre = [v for x in statement.cfg.tokens for v in x]
+    chain, trial = Chain(), CompiledStatement(statement)  # the trial steps on the compiled field
+    centre = [v for x in trial.cfg.tokens for v in x]
     h = min(horizon / 8, Fraction(1, 8))
     with precision(BITS):
-        at_start = statement.when == "sometime" and _shown_at(statement, centre, Fraction(0))
+        at_start = trial.when == "sometime" and _shown_at(trial, centre, Fraction(0))
         while chain.t < horizon:
             if len(chain.steps) >= max_steps:
                 chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
                 return chain
             for _ in range(HALVINGS):
-                step = _try(statement, centre, chain.radius, min(h, horizon - chain.t), chain.mu)
+                step = _try(trial, centre, chain.radius, min(h, horizon - chain.t), chain.mu)
                 if step is not None:
                     break
                 h /= 2
@@ -115,14 +118,14 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
             chain.steps.append({k: _text(v) for k, v in step.items()})
             chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
             h, chain.mu = step["h"] * GROWTH, step["mu"] * 7 / 8
-            if statement.when == "sometime" and (at_start or _shown_at(statement, centre, chain.radius)):
+            if trial.when == "sometime" and (at_start or _shown_at(trial, centre, chain.radius)):
                 return chain  # the start or a step end shows the bound: the kernel reads no later step
-    if statement.when == "sometime":
+    if trial.when == "sometime":
         chain.stopped = f"no step end up to t = {float(horizon):.6g} shows the bound"
     return chain
 
 
-def _shown_at(statement: Statement, centre: list[Fraction], radius: Fraction) -> bool:
+def _shown_at(statement: Statement | CompiledStatement, centre: list[Fraction], radius: Fraction) -> bool:
     """Whether the statement's bound is shown on the set {|x - centre|_oo <= radius} (`Statement.met`)."""
     return statement.met(statement.field([interval_ball(c - radius, c + radius) for c in centre], "residuals"))
 
