@@ -124,18 +124,17 @@ def decide_by_enclosure(claim: DynamicsClaim, ctx: Context) -> Enclosed:
     cfg = given_configuration(claim.options)
     if cfg is None or claim.exists:
         return Enclosed()
-    if claim.property in LIMITS:
-        return _decide_limit(claim, ctx)
+    size = cfg.n * len(cfg.tokens[0])
+    too_large = f"n x d = {size} is more than the {ctx.profile} profile encloses ({MAX_SIZE[ctx.profile]})"
+    if claim.property in LIMITS:  # the kernel's statement says which models it covers
+        return _undecided(too_large, {"size": size}) if size > MAX_SIZE[ctx.profile] else _decide_limit(claim, ctx)
     reading = _reading(claim, cfg)
     if reading is None:
         return Enclosed()
     if reason := coverage_failure(cfg):
         return _undecided(f"{reason}", {"covered": False})
-    size = cfg.n * len(cfg.tokens[0])
     if size > MAX_SIZE[ctx.profile]:
-        return _undecided(
-            f"n x d = {size} is more than the {ctx.profile} profile encloses ({MAX_SIZE[ctx.profile]})", {"size": size}
-        )
+        return _undecided(too_large, {"size": size})
     return _Watch(claim, cfg, reading, ctx).run()
 
 

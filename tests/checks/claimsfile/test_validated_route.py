@@ -226,3 +226,14 @@ def test_a_limit_outside_the_theorems_model_has_no_certificate(tmp_path: Path) -
     enclosed = validated_route.decide_by_enclosure(mixed, Context("quick", seed=0, certificate_dir=tmp_path))
     assert enclosed.decided is None and "cone collapse theorem needs" in enclosed.note, enclosed
     assert not list(tmp_path.iterdir())
+
+
+def test_a_limit_past_the_profiles_size_is_not_integrated(tmp_path: Path) -> None:
+    """Seven tokens of S^3 (n d = 28 > 24, quick): the note says so and no chain is built."""
+    rows = ", ".join(f"[{', '.join('1' if k == i % 4 else '0' for k in range(4))}]" for i in range(7))
+    text = ANTIPODAL.replace("points = [[1, 0], [0, 1], [-1, 0]]", f"points = [{rows}]")
+    sizes = text.replace("n = 3", "n = 7").replace("d = 2", "d = 4")
+    big = claim(sizes, lambdas="[1.0]", property='"tends-to"', limit='"0"')
+    enclosed = validated_route.decide_by_enclosure(big, Context("quick", seed=0, certificate_dir=tmp_path))
+    assert enclosed.decided is None and "n x d = 28 is more than the quick profile encloses" in enclosed.note
+    assert not list(tmp_path.iterdir())
