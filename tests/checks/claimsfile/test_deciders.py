@@ -235,8 +235,10 @@ def test_constant_undefined_on_exact_numbers_is_an_input_error() -> None:
 @pytest.mark.slow
 def test_user_example_jensen_is_inconclusive(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Equality on l1 = l2: no cover can settle it, and the search finds no counterexample once it has spent its
-    whole budget (seconds). Slow: by default, an inequality left undecided by the same search and cover is held in
-    test_kinds.py (`square-strict`, the box budget) and test_interval_engine.py (an exhausted box budget)."""
+    whole budget (seconds). Slow: by default, the same decider's INCONCLUSIVE after its search ("no counterexample at
+    N random points") is held in test_kinds.py (`unbounded-no-encoding`; `square-strict` goes through the same
+    rational-root candidates, `_rational_roots`) and after an exhausted cover in test_kinds.py and
+    test_interval_engine.py (the box budgets)."""
     common = ["--only", "T22.*", "--format", "json", "--certificates", str(tmp_path)]
     assert main(["check", str(ROOT / "examples" / "user.toml"), *common]) == 0
     (jensen,) = json.loads(capsys.readouterr().out)["claims"]
