@@ -117,9 +117,11 @@ class ExampleRun:
 
 @pytest.fixture(scope="session")
 def user_example(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
-    """`python -m headflow check examples/user.toml --format json` (quick profile, seed 0) once per session."""
+    """`python -m headflow check examples/user.toml --format json --only '[!T]*'` (quick profile, seed 0) once per
+    session: every claim of the file but T22.superadditivity.jensen, which is INCONCLUSIVE only once its search has
+    spent its whole budget (about 11 s of CPU; decided in the slow `test_user_example_jensen_is_inconclusive`)."""
     root = Path(__file__).resolve().parents[1]
-    command = [sys.executable, "-m", "headflow", "check", "examples/user.toml", "--format", "json"]
+    command = [sys.executable, "-m", "headflow", "check", "examples/user.toml", "--format", "json", "--only", "[!T]*"]
 
     def make(certificates: Path) -> ExampleRun:
         run = subprocess.run([*command, "--certificates", str(certificates)], cwd=root, capture_output=True, text=True)

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,7 @@ from headflow.certificates.kernel.coq.statements import statements
 from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
 
+from tests.command import headflow
 from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,9 +58,7 @@ def covers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     id, `:condition` added to the id of a definedness condition's cover."""
     folder = tmp_path_factory.mktemp("covers")
     (folder / "claims.toml").write_text(CLAIMS)
-    command = [sys.executable, "-m", "headflow", "check", str(folder / "claims.toml"), "--certificates", str(folder)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    subprocess.run(command, cwd=ROOT, capture_output=True, check=False, env=env, timeout=300)
+    headflow("check", str(folder / "claims.toml"), "--certificates", str(folder))  # in this process
     found = {}
     for path in sorted(folder.glob("*.interval-cover.*.json")):
         data = json.loads(path.read_text())

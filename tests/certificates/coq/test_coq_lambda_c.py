@@ -11,9 +11,6 @@ The generated text is tested without coqc; the tests that run coqc are marked sl
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,6 +23,7 @@ from headflow.certificates.kernel.coq.statements import PointProblem, guard, sta
 from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
 
+from tests.command import headflow
 from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -51,9 +49,7 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The witness certificates `headflow check` writes for CLAIMS, by claim id."""
     folder = tmp_path_factory.mktemp("lambda_c")
     (folder / "claims.toml").write_text(CLAIMS)
-    command = [sys.executable, "-m", "headflow", "check", str(folder / "claims.toml"), "--certificates", str(folder)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    subprocess.run(command, cwd=ROOT, capture_output=True, check=False, env=env, timeout=300)
+    headflow("check", str(folder / "claims.toml"), "--certificates", str(folder))  # in this process
     found = {json.loads(p.read_text())["claim_id"]: p for p in sorted(folder.glob("*.witness.*.json"))}
     assert set(found) == {name for name, *_ in CONSTANTS}, sorted(found)
     return found

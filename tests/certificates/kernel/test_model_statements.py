@@ -28,6 +28,7 @@ from headflow.certificates.statements import elaborate, restated
 from headflow.certificates.statements.model import statement_data, term_data
 
 from tests.checking import verify_file
+from tests.command import headflow
 
 ROOT = Path(__file__).resolve().parents[3]
 CLAIMS = """
@@ -127,8 +128,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """claim id -> its certificate, written by `headflow check` on CLAIMS."""
     folder = tmp_path_factory.mktemp("model-statements")
     (folder / "claims.toml").write_text(CLAIMS)
-    command = [sys.executable, "-m", "headflow", "check", str(folder / "claims.toml"), "--certificates", str(folder)]
-    subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    headflow("check", str(folder / "claims.toml"), "--certificates", str(folder))  # in this process
     found = {json.loads(p.read_text())["claim_id"]: p for p in folder.glob("*.json")}
     assert set(found) == MODEL | REGIMES, found
     return found

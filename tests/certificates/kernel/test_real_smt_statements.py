@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 from headflow.certificates.kernel.format import content_hash
 from headflow.certificates.kernel.verify import check_file
 
+from tests.command import headflow
 from tests.sample_claims import claims_of
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -41,9 +41,8 @@ symbols = { x = "real" }
 
 
 def _check(claims: Path, folder: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "headflow", "check", str(claims), "--certificates", str(folder), *extra]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    subprocess.run(command, cwd=ROOT, capture_output=True, check=False, env=env, timeout=600)
+    """`headflow check CLAIMS --certificates FOLDER`, in this process (only the certificates it writes are read)."""
+    headflow("check", str(claims), "--certificates", str(folder), *extra)
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ written, located and checked like a claim of its own kind."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from headflow.identities.derivation import Step
 
 from tests.checking import verify_file
 from tests.checks.claimsfile.test_model_claims import decide
+from tests.command import headflow
 from tests.sample_claims import claims_of
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -157,11 +156,11 @@ def test_check_cert_compares_part_certificates_with_the_claims_file(
     claims = ROOT / "examples" / "conjunctions.toml"
     paths = [Path(p) for p in examples["c-star.open-range"][1]["certificates"] if ".part1." in p]
     assert paths, examples["c-star.open-range"][1]
-    run = [sys.executable, "-m", "headflow", "check-cert", "--width=1000", str(paths[0]), "--claims"]
-    ok = subprocess.run([*run, str(claims)], capture_output=True, text=True, check=False)
+    run = ["check-cert", "--width=1000", str(paths[0]), "--claims"]  # in this process (`tests.command.headflow`)
+    ok = headflow(*run, str(claims))
     assert ok.returncode == 0, ok.stderr
     # The same certificate compared with a file whose part says something else: rejected.
     edited = tmp_path / "edited.toml"
     edited.write_text(_conjunction("c-star.open-range", FALSE_INEQUALITY, TRUE_IDENTITY))
-    bad = subprocess.run([*run, str(edited)], capture_output=True, text=True, check=False)
+    bad = headflow(*run, str(edited))
     assert bad.returncode == 1 and "other fields" in bad.stderr, bad.stderr
