@@ -12,22 +12,14 @@ from pathlib import Path
 import pytest
 from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.validated.replayable import build_chain
-from headflow.certificates.store import write_certificate
 
-IDENTITY = [["1", "0"], ["0", "1"]]
+from tests.certificates.kernel import test_trajectory as trajectory_demo
+from tests.certificates.kernel.test_trajectory import IDENTITY, INNER, checked
+
 #: Two antipodal tokens and one between them: in no open hemisphere (<x_0, sum_j x_j> = 0), the middle one pulls the
 #: others up at once.
-CONFIGURATION = {
-    "tokens": [["1", "0"], ["0", "1"], ["-1", "0"]],
-    "scores": [IDENTITY],
-    "values": [IDENTITY],
-    "beta": "1",
-    "attention": "usa",
-    "geometry": "sphere",
-}
-INNER = ["inner", ["name", "x_i"], ["name", "x_j"]]
+CONFIGURATION = trajectory_demo.CONFIGURATION | {"tokens": [["1", "0"], ["0", "1"], ["-1", "0"]]}
 GAP = ["-", ["num", "1"], INNER]
 
 
@@ -54,11 +46,6 @@ def collapse() -> tuple[dict, dict]:
     chain = build_chain(parsed.hemisphere, parsed.time, 200)
     assert not chain.stopped, chain.stopped
     return data, chain.payload(negated=False)
-
-
-def checked(tmp_path: Path, data: dict, payload: dict) -> tuple[bool, str]:
-    result = check_file(write_certificate(tmp_path, "demo", "trajectory", payload, None, data))
-    return result.ok, result.message
 
 
 def test_a_collapse_is_accepted(tmp_path: Path, collapse: tuple[dict, dict]) -> None:
