@@ -31,7 +31,7 @@ from headflow.certificates.family_names import HEAD_FAMILIES, TOKEN_FAMILIES
 from headflow.certificates.kernel import format as fmt
 from headflow.certificates.kernel.ball_model import ExactConfiguration
 from headflow.certificates.kernel.exact_data import dot
-from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.kernel.model_statements import statement_of
 from headflow.certificates.kernel.model_values import configuration_failures
 from headflow.certificates.masks import mask_of
@@ -144,10 +144,14 @@ def refutation(claim: DynamicsClaim) -> dict[str, Any] | None:
 
 
 def avoided_limit(claim: DynamicsClaim) -> list[Any] | None:
-    """The limit (a tree) a stationary start must avoid to settle the claim (None: no stationary start settles it)."""
+    """The limit (a tree) a stationary start must avoid to settle the claim (None: no stationary start settles it, or
+    the limit holds a rational too large for a certificate to record)."""
     if claim.quantity not in STATIONARY_TERMS or claim.options.get("head") is not None:
         return None
-    limit = None if claim.target is None else from_sympy(claim.target)
+    try:
+        limit = None if claim.target is None else from_sympy(claim.target)
+    except TreeError:  # a rational past what a certificate records (`exprtree.rational_text`)
+        return None
     if claim.exists:
         return limit if claim.property == "does-not-tend-to" else None
     if not TOKEN_FAMILIES[claim.options["tokens"]].exact_members:

@@ -32,7 +32,7 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.exact_data import ExactConfiguration
-from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.masks import mask_of
 from headflow.certificates.statements import dynamics
 from headflow.certificates.statements.dynamics import with_given_matrices
@@ -130,6 +130,10 @@ def statement(claim: DynamicsClaim, negated: bool) -> dict[str, Any] | None:
             return None
         term, bound = ["name", "dE_dt" if head is None else "dE_h_dt"], Fraction(0)
     op, when = RELATIONS[relation][negated]
+    try:
+        bound_text = rational_text(bound)
+    except TreeError:  # a bound past what a certificate records: no statement states the claim
+        return None
     return {
         "form": trajectory.FORM,
         "claim": claim.id,
@@ -138,7 +142,7 @@ def statement(claim: DynamicsClaim, negated: bool) -> dict[str, Any] | None:
         "fixed": fixed,
         "over": over,
         "op": op,
-        "bound": rational_text(bound),
+        "bound": bound_text,
         "when": when,
         "time": rational_text(horizon),
     }

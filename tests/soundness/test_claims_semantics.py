@@ -371,3 +371,16 @@ def test_claims_defined_away_from_the_excluded_point_are_decided_true(low: Fract
     a, domain = f"({low - 1})", f'{{ x = "[{low}, {low + width}]" }}'
     assert one(identity(f"(x - {a})/(x - {a})", "1", domain))[0] is Verdict.PROVED
     assert one(inequality(f"(x - {a})/(x - {a})", ">=", "1", domain))[0] is Verdict.CERTIFIED
+
+
+def test_a_limit_no_certificate_could_record_is_inconclusive_not_a_crash(tmp_path: Path) -> None:
+    """1/7**999 + 1/11**999 is an exact rational of ~9,700 bits (the expressions allow 20,000), more than a
+    certificate records (2,000 digits): the routes that would write it (a stationary start, a trajectory statement)
+    do not apply, and the claim is INCONCLUSIVE with the reason (a TreeError used to crash the stationary route)."""
+    from headflow.checks.claimsfile.dynamics_decider import decide_closed
+
+    text = dynamics(property='"tends-to"', limit='"1/7**999 + 1/11**999"', quantity='"cluster_gap"')
+    text = text.replace('tokens = "equiangular"', 'tokens = "given"\npoints = [[1, 0, 0], [0, 1, 0], [-1, 0, 0]]')
+    (claim,) = parse_claims(text.replace("rho = 0.2\n", "").replace("[1.0, 0.5]", "[1.0]"))
+    outcome = decide_closed(claim, Context("quick", seed=0, certificate_dir=tmp_path))
+    assert outcome.verdict is Verdict.INCONCLUSIVE and "too large to record" in outcome.notes, outcome
