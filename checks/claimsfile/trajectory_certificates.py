@@ -47,4 +47,5 @@ def certify(claim: DynamicsClaim, negated: bool, ctx: Context) -> tuple[str | No
     if not checked.ok:
         path.unlink(missing_ok=True)
         return None, f"the chain's certificate does not re-check: {checked.message}"
-    return str(path), f"certificate re-checked by the kernel ({len(chain.steps)} steps replayed)"
+    reached = f"; every token in one open hemisphere at t ~ {float(chain.t):.3g}" if chained is not parsed else ""
+    return str(path), f"certificate re-checked by the kernel ({len(chain.steps)} steps replayed){reached}"

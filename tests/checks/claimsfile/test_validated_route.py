@@ -211,7 +211,7 @@ def test_a_limit_is_decided_by_the_cone_collapse_theorem(tmp_path: Path, fields:
     limit = claim(ANTIPODAL, lambdas="[1.0]", **fields)
     outcome = decide_closed(limit, Context("quick", seed=0, certificate_dir=tmp_path))
     assert outcome.verdict is verdict, outcome
-    assert "cone collapse" in outcome.method
+    assert "cone collapse" in outcome.method and "every token in one open hemisphere at t ~" in outcome.notes
     (path,) = outcome.certificates
     rechecked = recheck(Path(path), claims={limit.id: limit}, read_claim=True)
     assert rechecked.ok and "in the limit" in rechecked.message, rechecked.message
