@@ -148,9 +148,10 @@ def _decide_limit(claim: DynamicsClaim, ctx: Context) -> Enclosed:
         if path is None:
             whys.append(how)
             continue
+        is_limit = (claim.property == "tends-to") != negated  # the certified statement says the limit is L
         reading = (
             "the tokens enter an open hemisphere (balls of a validated enclosure), so by the cone collapse theorem "
-            f"they converge to one point, where {claim.quantity}'s limit is {'not ' if negated else ''}{claim.target}"
+            f"they converge to one point, where {claim.quantity}'s limit is {'' if is_limit else 'not '}{claim.target}"
         )
         witness = {"verified_by": "ball", "quantity": claim.quantity, "reading": reading}
         verdict, details = (Verdict.REFUTED, {"witness": witness}) if negated else (Verdict.CERTIFIED, {})

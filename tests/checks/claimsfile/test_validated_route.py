@@ -217,6 +217,8 @@ def test_a_limit_is_decided_by_the_cone_collapse_theorem(tmp_path: Path, fields:
     assert rechecked.ok and "in the limit" in rechecked.message, rechecked.message
     if verdict is Verdict.REFUTED:
         assert outcome.witness["verified_by"] == "ball" and "cone collapse theorem" in outcome.witness["reading"]
+        limit_is = "limit is 0" if limit.property == "does-not-tend-to" else "limit is not 1/100"
+        assert outcome.witness["reading"].endswith(limit_is), outcome.witness["reading"]
 
 
 def test_a_limit_outside_the_theorems_model_has_no_certificate(tmp_path: Path) -> None:
