@@ -126,6 +126,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"near the configuration, usa or softmax attention, sphere or flat, n*d <= {MAX_CERTIFIED_STATE}: saves "
         "enclosure.npz and the enclosure's width over time; --rtol is the width per unit time each step aims at",
     )
+    parser.add_argument(
+        "--no-plots",
+        action="store_true",
+        help="save the data only (trajectory.npz or enclosure.npz), no PNG or SVG: rendering the five figures takes "
+        "most of a short run's time",
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for trajectory.npz and the plots")
 
 
@@ -264,11 +270,15 @@ def run(args: argparse.Namespace) -> int:
         )
     written = [save_trajectory(cfg, traj, out / "trajectory.npz")]
     values = traj.observables
-    written += plots.save(plots.tokens_figure(traj.states, cfg.geometry), out / "tokens")
-    written += plots.save(plots.energy_figure(traj.times, values["energy"], values["head_energies"]), out / "energy")
-    written += plots.save(plots.entropy_figure(traj.times, values["entropies"], cfg.n), out / "entropy")
-    written += plots.save(plots.gap_figure(traj.times, values["cluster_gap"]), out / "cluster_gap")
-    written += plots.save(plots.condition8_figure(traj.times, values["condition8_margin"]), out / "condition8")
+    figures = {
+        "tokens": lambda: plots.tokens_figure(traj.states, cfg.geometry),
+        "energy": lambda: plots.energy_figure(traj.times, values["energy"], values["head_energies"]),
+        "entropy": lambda: plots.entropy_figure(traj.times, values["entropies"], cfg.n),
+        "cluster_gap": lambda: plots.gap_figure(traj.times, values["cluster_gap"]),
+        "condition8": lambda: plots.condition8_figure(traj.times, values["condition8_margin"]),
+    }
+    for stem, figure in {} if args.no_plots else figures.items():
+        written += plots.save(figure(), out / stem)
     summary = (
         f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} {traj.method} steps ({traj.rejected} rejected), "
         f"{traj.evaluations} velocity evaluations, cluster gap {values['cluster_gap'][-1]:.3g}"
@@ -336,7 +346,8 @@ def run_certified(args: argparse.Namespace, cfg: Configuration) -> int:
     buffer = io.BytesIO()
     np.savez_compressed(buffer, times=times, widths=widths, lower=low, upper=high, status=enclosure.status)
     written = [write_bytes_atomic(out / "enclosure.npz", buffer.getvalue())]
-    written += plots.save(plots.enclosure_width_figure(times, widths), out / "enclosure_width")
+    if not args.no_plots:
+        written += plots.save(plots.enclosure_width_figure(times, widths), out / "enclosure_width")
     print(
         f"certified enclosure: {len(enclosure.steps)} validated steps in {enclosure.seconds:.3g} s, "
         f"largest width {widths[-1]:.3g} at t={times[-1]:.6g}"

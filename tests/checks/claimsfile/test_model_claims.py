@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -186,7 +187,10 @@ def _forged(path: Path, change: object, directory: Path) -> Path:
 
 
 def _flip_token(payload: dict, claim: dict) -> None:
-    payload["configuration"]["tokens"][0] = payload["configuration"]["tokens"][1]
+    """x_0 -> -x_0 (still a unit token): a real change even where the witness repeats a token (x_0 = x_1, where
+    copying x_1 over x_0 changed nothing)."""
+    tokens = payload["configuration"]["tokens"]
+    tokens[0] = [str(-Fraction(v)) for v in tokens[0]]
 
 
 def _drop_hypothesis(payload: dict, claim: dict) -> None:

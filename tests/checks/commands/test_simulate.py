@@ -73,8 +73,9 @@ def test_simulate_rejects_bad_options_in_one_line(
 
 def test_simulate_stops_at_the_cluster_gap_event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     options = ["--n", "4", "--d", "4", "--tokens", "equiangular", "--rho", "0.5", "--stop-gap", "1e-3"]
-    assert cli.main(["simulate", *options, "--T", "100", "--out", str(tmp_path)]) == 0
+    assert cli.main(["simulate", *options, "--T", "100", "--no-plots", "--out", str(tmp_path)]) == 0
     data = np.load(tmp_path / "trajectory.npz")
+    assert [path.name for path in tmp_path.iterdir()] == ["trajectory.npz"]  # --no-plots: the data only
     assert str(data["status"]).startswith("event:")
     assert data["cluster_gap"][-1] == pytest.approx(1e-3, rel=1e-6)
     assert data["times"][-1] < 100
@@ -86,7 +87,8 @@ def test_simulate_stops_when_the_motion_has_stopped(
     """--T 1e6 on the sphere: the tokens collapse, the speed falls below the threshold, the run stops and says so,
     in lines wrapped to the width ($COLUMNS; a written file's path, one word, stays whole)."""
     monkeypatch.setenv("COLUMNS", "40")
-    assert cli.main(["simulate", "--n", "4", "--d", "3", "--T", "1e6", "--samples", "3", "--out", str(tmp_path)]) == 0
+    options = ["--n", "4", "--d", "3", "--T", "1e6", "--samples", "3", "--no-plots"]
+    assert cli.main(["simulate", *options, "--out", str(tmp_path)]) == 0
     data = np.load(tmp_path / "trajectory.npz")
     assert str(data["status"]).startswith("event:speed")
     assert data["times"][-1] < 1e3
@@ -96,14 +98,14 @@ def test_simulate_stops_when_the_motion_has_stopped(
 
 
 def test_simulate_no_settle_stop_runs_to_T(tmp_path: Path) -> None:
-    options = ["--n", "4", "--d", "3", "--T", "60", "--samples", "3", "--no-settle-stop", "--out", str(tmp_path)]
-    assert cli.main(["simulate", *options]) == 0
+    options = ["--n", "4", "--d", "3", "--T", "60", "--samples", "3", "--no-settle-stop", "--no-plots"]
+    assert cli.main(["simulate", *options, "--out", str(tmp_path)]) == 0
     data = np.load(tmp_path / "trajectory.npz")
     assert str(data["status"]) == "completed" and data["times"][-1] == 60
 
 
 def test_simulate_max_steps_is_a_stop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    options = ["--n", "4", "--T", "1e6", "--no-settle-stop", "--max-steps", "20", "--samples", "2"]
+    options = ["--n", "4", "--T", "1e6", "--no-settle-stop", "--max-steps", "20", "--samples", "2", "--no-plots"]
     assert cli.main(["simulate", *options, "--out", str(tmp_path)]) == 0
     assert str(np.load(tmp_path / "trajectory.npz")["status"]) == "max_steps"
     assert "--max-steps" in capsys.readouterr().out
@@ -114,7 +116,8 @@ def test_simulate_says_which_pair_stepped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], pair: str
 ) -> None:
     """The default (auto at rtol 1e-8) steps with DOP853; --method overrides it."""
-    assert cli.main(["simulate", "--n", "4", "--T", "1", "--samples", "2", *options, "--out", str(tmp_path)]) == 0
+    options += ["--no-plots", "--out", str(tmp_path)]
+    assert cli.main(["simulate", "--n", "4", "--T", "1", "--samples", "2", *options]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert f" {pair} steps" in out
     assert "backend: numpy (chosen by --backend auto)" in out  # which engine ran (numpy in tests: conftest)
