@@ -6,6 +6,7 @@ caches and hyperthreads are shared). The load average is printed with each figur
 
     python benchmarks/cpu.py            # `headflow verify` (quick profile, seed 0) in a fresh process
     python benchmarks/cpu.py --suite    # and the default test suite (`pytest`, the addopts of pyproject.toml)
+                                        # and, apart, the Coq tier that .ci/run adds (`pytest -m "coq and not slow"`)
 
 Each figure is measured in a fresh child process from the repository root, with this interpreter; `--repeat`
 runs `headflow verify` several times and prints each figure and the least. The suite is measured as it runs on a
@@ -56,13 +57,13 @@ def verify_cpu() -> tuple[float, float, int]:
         return child_cpu(command)
 
 
-def suite_cpu() -> tuple[float, float, int]:
-    """The default test suite: `pytest` with pyproject.toml's addopts (every core, `-m 'not slow'`), with the
-    bytecode cache written by a collection pass first (not counted)."""
-    child_cpu(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--collect-only", "-n", "0"], cached=True
-    )
-    return child_cpu([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cached=True)
+def suite_cpu(*markers: str) -> tuple[float, float, int]:
+    """The default test suite: `pytest` with pyproject.toml's addopts (every core, `-m 'not slow and not coq'`), or
+    with `markers` (e.g. "-m", "coq and not slow"), with the bytecode cache written by a collection pass first (not
+    counted)."""
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *markers]
+    child_cpu([*pytest, "--collect-only", "-n", "0"], cached=True)
+    return child_cpu(pytest, cached=True)
 
 
 def report(name: str, cpu: float, wall: float, code: int, goal: float) -> None:
@@ -86,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"headflow verify (quick): least {min(figures):.1f} s CPU of {len(figures)} runs")
     if args.suite:
         report("default test suite (bytecode cached)", *suite_cpu(), SUITE_GOAL)
+        cpu, wall, code = suite_cpu("-m", "coq and not slow")
+        print(f"the Coq tier .ci/run adds (no goal): {cpu:.1f} s CPU, {wall:.1f} s wall, exit code {code}")
     return 0
 
 

@@ -24,10 +24,10 @@ from headflow.certificates.store import write_certificate
 from headflow.checks import coq_files
 
 from tests.coq_rates import rate_problem
+from tests.coq_tier import module_needs_coqc
 from tests.sample_claims import POINT_AND_SMT
 
-if run.coqc() is None:
-    pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq tests skipped", allow_module_level=True)
+pytestmark = module_needs_coqc("Coq tests")
 
 CLAIMS = (
     POINT_AND_SMT

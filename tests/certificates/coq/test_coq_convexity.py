@@ -24,10 +24,10 @@ from headflow.certificates.provers.convexity_cover import certify_convexity
 from headflow.checks import coq_files
 from headflow.checks.constants.floats import lambda_c_scaled
 
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 CLAIM = "T22.superadditivity.reading-b.listed-n"
-needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
 
 from tests.command import headflow
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -140,9 +141,6 @@ def test_a_failed_box_proof_is_not_a_rejection(covers: dict[str, Path], monkeypa
     failed = run.CoqAnswer("rejected", "Error: Numerical evaluation failed to conclude.", 0.1)
     monkeypatch.setattr(coq_files.run, "compile_source", lambda *args, **kwargs: failed)
     assert coq_files.check(covers["log-two"]).status == coq_files.UNPROVED
-
-
-needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
 
 
 @pytest.mark.slow

@@ -18,10 +18,10 @@ from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.statements import UniversalStatement
 from headflow.checks import coq_files
 
+from tests.coq_tier import module_needs_coqc
 from tests.forging import forged_file
 
-if run.coqc() is None:
-    pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq tests skipped", allow_module_level=True)
+pytestmark = module_needs_coqc("Coq tests")
 
 CLAIMS = """
 [[claim]]

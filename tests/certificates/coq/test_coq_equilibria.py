@@ -18,9 +18,8 @@ from headflow.certificates.kernel.coq.model_tree import SPECTRUM_LEFT, equilibri
 from headflow.certificates.kernel.coq.statements import NotTranslatable, guard
 from headflow.checks import cli, coq_files
 
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
-
-needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +42,7 @@ def clusters(written: list[Path]) -> dict[str, Path]:
     return found
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize("kind", ["usa", pytest.param("softmax", marks=pytest.mark.slow)])
 def test_a_single_cluster_is_re_checked_by_coq(kind: str, clusters: dict[str, Path]) -> None:
     checked = coq_files.check(clusters[kind])
@@ -72,7 +71,7 @@ FRAME = [["1", "0"], ["0", "1"], ["-1", "0"], ["0", "-1"]]  # an equilibrium (it
 MOVING = [["1", "0"], ["3/5", "4/5"], ["1", "0"], ["1", "0"]]
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize(
     ("tokens", "status"), [pytest.param(FRAME, "accepted", marks=pytest.mark.slow), (MOVING, "rejected")]
 )

@@ -23,7 +23,7 @@ from headflow.certificates.kernel.coq.statements import (
 from headflow.certificates.provers.witness import certify_obligation_point
 from headflow.checks import coq_files
 
-needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
+from tests.coq_tier import needs_coqc
 
 CLAIM = "demo.third-above-quarter"
 #: x = 1/3 satisfies x - 1/4 > 0 (true); the same problem with x = 1/5 is false.
@@ -74,13 +74,13 @@ def test_a_relabelled_header_is_refused() -> None:
 
 
 @pytest.mark.slow
-@needs_coq
+@needs_coqc
 def test_a_genuine_proof_rests_only_on_standard_axioms() -> None:
     answer = run.compile_source(_file(TRUE), **guard("demo", CLAIM, "demo", TRUE))
     assert answer.status == "accepted", answer.message
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize(
     "cheat", ["Proof. admit. Admitted.", "Axiom cheat : False.\nProof. exfalso; exact cheat. Qed."]
 )
@@ -282,7 +282,7 @@ def _guarded(trick: str) -> run.CoqAnswer:
     return run.compile_source(text, **guard("demo", CLAIM, "demo", problem))
 
 
-@needs_coq
+@needs_coqc
 def test_coqc_refuses_the_theorem_in_a_comment_with_a_guard_bypass() -> None:
     """The issue's file: coqc compiles it and `Print Assumptions` once passed it; now its assumption rejects it."""
     answer = _guarded("theorem-in-comment-guard-bypass")
@@ -290,7 +290,7 @@ def test_coqc_refuses_the_theorem_in_a_comment_with_a_guard_bypass() -> None:
 
 
 @pytest.mark.slow
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize("trick", [t for t in TRICKS if t != "theorem-in-comment-guard-bypass"])
 def test_coqc_refuses_every_trick_the_sentence_check_would_miss(trick: str) -> None:
     """Each trick compiles (coqc's exit code alone would accept it); the guard's reading of coqc's output refuses it."""
@@ -298,7 +298,7 @@ def test_coqc_refuses_every_trick_the_sentence_check_would_miss(trick: str) -> N
     assert answer.status == "rejected" and TRICKS[trick][4] in answer.message, answer.message
 
 
-@needs_coq
+@needs_coqc
 def test_check_cert_holds_a_certificate_file_to_its_statement_twice(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,6 +24,7 @@ from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
 
 from tests.command import headflow
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -41,7 +42,6 @@ CLAIMS = "".join(
     f'[[claim]]\nid = "{name}"\nkind = "constant"\nexpr = "{expr}"\nvalue = "{value}"\ndigits = {digits}\n\n'
     for name, expr, value, digits in CONSTANTS
 )
-needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
 
 
 @pytest.fixture(scope="module")

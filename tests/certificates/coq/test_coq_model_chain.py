@@ -5,7 +5,6 @@ at every geometry, kind, interaction and mask."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
@@ -29,6 +28,7 @@ from headflow.checks.model.configuration import Configuration
 from headflow.checks.model.observables import EVALUATORS
 
 from tests.coq_rates import rate_problem
+from tests.coq_tier import needs_coqc
 
 #: Bits of the chain's balls.
 BITS = 256
@@ -146,7 +146,7 @@ def test_entropies_of_an_interaction_are_refused_by_the_chain() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
+@needs_coqc
 @pytest.mark.parametrize("geometry", ["ngpt", "mix-ln"])
 def test_coqc_proves_a_small_scheme_statement_with_its_square_roots(geometry: str) -> None:
     # n = 2, d = 2, H = 1: a few definitions, |v| among them (x/|x| = x: unit tokens); the relation is the ball

@@ -40,8 +40,8 @@ from headflow.checks.model.configuration import Configuration
 from tests.certificates.coq.test_coq_schemes import _check_cert_coq
 from tests.checking import verify_file
 from tests.coq_rates import rate_problem
+from tests.coq_tier import needs_coqc
 
-needs_coq = pytest.mark.skipif(run.coqc() is None, reason="coqc is not installed (apt-get install coq libcoq-interval)")
 HALF = Fraction(1, 2)
 HEAD = [[Fraction(1), HALF], [HALF, Fraction(1)]]  # symmetric, and the values aligned with it
 X0 = [Fraction(1), Fraction(0)]
@@ -206,7 +206,7 @@ def test_a_quantity_with_balls_only_is_named() -> None:
 # ---------------------------------------------------------------- Coq
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize("which", ["universal", pytest.param("existence", marks=pytest.mark.slow)])
 def test_a_model_witness_is_rechecked_by_coq(witnesses: dict[str, Path], which: str) -> None:
     verdict = coq_files.check(witnesses[which])
@@ -228,14 +228,14 @@ def _edit_relation(certificate: dict[str, Any]) -> None:
     certificate["claim"]["toml"] = certificate["claim"]["toml"].replace('"op" = "<="', '"op" = ">="')
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize("change", [_flip_token, _edit_relation])
 def test_a_forged_model_witness_is_refused(witnesses: dict[str, Path], change) -> None:  # type: ignore[no-untyped-def]
     verdict = coq_files.check(_edit(witnesses["universal"], change))
     assert verdict.status == coq_files.REJECTED and "obligation" in verdict.message, verdict.message
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.parametrize(("toml", "attention", "at"), [(FALSE_UNIVERSAL, "usa", 0), (TRUE_EXISTENCE, "softmax", 1)])
 def test_past_check_cert_coq_refuses_the_forged_data(toml: str, attention: str, at: int) -> None:
     # the token changed: the relation no longer has the witnessed sign (balls say so), and coqc refuses the statement
@@ -248,7 +248,7 @@ def test_past_check_cert_coq_refuses_the_forged_data(toml: str, attention: str, 
 
 
 # slow (a coqc run of seconds): the forged witnesses and data below are refused by coqc by default
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_a_wrong_hint_fails_the_file(witnesses: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     true_hints = enclosures.hints
@@ -264,7 +264,7 @@ def test_a_wrong_hint_fails_the_file(witnesses: dict[str, Path], monkeypatch: py
 
 
 # slow (a coqc run of seconds): test_coq_guard refuses Admitted and axioms by default
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_an_admitted_proof_is_refused(witnesses: dict[str, Path]) -> None:
     claim = _claim(FALSE_UNIVERSAL)
@@ -279,7 +279,7 @@ def test_an_admitted_proof_is_refused(witnesses: dict[str, Path]) -> None:
     assert answer.status == "rejected" and "not a standard axiom" in answer.message
 
 
-@needs_coq
+@needs_coqc
 def test_an_integer_quotient_that_floats_round_is_refused_by_coq(witnesses: dict[str, Path], tmp_path: Path) -> None:
     # "some configuration has (d / n) beta n < d beta" is false for every n, d; in floats 2/3 * 3 falls short of 2
     toml = '[[claim]]\nid = "quotient"\nkind = "model"\nexists = true\n'
@@ -300,7 +300,7 @@ def test_an_integer_quotient_that_floats_round_is_refused_by_coq(witnesses: dict
     assert run.compile_source(source("t", "quotient", "s", problem)).status == "rejected"
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_the_examples_model_witnesses_are_rechecked_by_coq(tmp_path: Path) -> None:
     # `headflow check-cert --coq` on the certificates of examples/general.toml and examples/existence.toml
@@ -318,7 +318,7 @@ def test_the_examples_model_witnesses_are_rechecked_by_coq(tmp_path: Path) -> No
     assert out.count("re-checked by Coq") >= 5
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_a_refuted_model_claim_lists_coq_among_its_checkers(tmp_path: Path) -> None:
     # `headflow check --coq`: the verdict's witness (found by the search: n = 3, d = 2, H = 2 at seed 0) re-checked
@@ -330,7 +330,7 @@ def test_a_refuted_model_claim_lists_coq_among_its_checkers(tmp_path: Path) -> N
     assert claim["evidence"]["independent_checkers"] == ["check-cert (balls)", "Coq"], claim["evidence"]
 
 
-@needs_coq
+@needs_coqc
 def test_a_counterexample_whose_given_fails_at_another_token_is_refused_by_coq(tmp_path: Path) -> None:
     # "if a_h_i >= 0 at every token i, then sum_i(a_h_i) - a_h_i >= 0" is true; at x = (1, 0), (0, 1), M = I,
     # W = diag(1, -1) the shadows are e and -e: the relation fails at i = 0, where the given holds, but the given
@@ -369,7 +369,7 @@ def test_a_counterexample_whose_given_fails_at_another_token_is_refused_by_coq(t
 
 
 @pytest.mark.slow
-@needs_coq
+@needs_coqc
 def test_a_relu_witness_in_flat_space_is_rational_and_rechecked(tmp_path: Path) -> None:
     # relu weights are exact rationals: the theorem is a rational inequality, which coqc checks as well
     toml = '[[claim]]\nid = "relu-flat"\nkind = "model"\nattention = "relu"\ngeometry = "flat"\n'

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 from headflow.certificates.claims.loader import parse_claims
-from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.statements import NotTranslatable, translated
 from headflow.checks import coq_files
 from headflow.checks.claimsfile.inequality_decider import decide_inequality
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Verdict
 
-needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
+from tests.coq_tier import needs_coqc
 
 
 def test_named_forms_are_written_out() -> None:

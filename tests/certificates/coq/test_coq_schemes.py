@@ -7,7 +7,6 @@ key)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,8 @@ from headflow.certificates.kernel.coq.certificate import problem as certificate_
 from headflow.certificates.kernel.exact import interval_ball, precision
 from headflow.certificates.kernel.exprtree import evaluate, parse_rational
 from headflow.certificates.kernel.verify import check_file
+
+from tests.coq_tier import needs_coqc
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
 #: Witnesses of the schemes beyond examples/normalization.toml (nGPT, Mix-LN), found at seed 0.
@@ -51,7 +52,6 @@ n = 3
 d = 2
 beta = 1.0
 """
-needs_coq = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +120,7 @@ def _check_cert_coq(paths: list[Path]) -> str:
     return result.stdout
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_the_schemes_certificates_are_rechecked_by_coq(scheme_certificates: list[Path]) -> None:
     out = _check_cert_coq(scheme_certificates)
@@ -128,7 +128,7 @@ def test_the_schemes_certificates_are_rechecked_by_coq(scheme_certificates: list
         assert f"{path}: coq: re-checked by Coq" in out, (path.name, out[-3000:])
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_the_interactions_certificates_are_rechecked_by_coq_or_not_translatable(tmp_path: Path) -> None:
     checks.check(EXAMPLES / "interactions.toml", certificates=tmp_path, progress=False)
@@ -138,7 +138,7 @@ def test_the_interactions_certificates_are_rechecked_by_coq_or_not_translatable(
     assert out.count("coq: not translatable: too large") == 1, out[-3000:]
 
 
-@needs_coq
+@needs_coqc
 @pytest.mark.slow
 def test_the_masks_certificates_are_rechecked_by_coq(tmp_path: Path) -> None:
     # causal and given masks, beta < 0, a masked interaction: each re-checked at the claim's own values, except the

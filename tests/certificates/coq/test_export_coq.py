@@ -13,8 +13,9 @@ import pytest
 from headflow.certificates.coq import general
 from headflow.certificates.kernel.coq import run
 
-if run.coqc() is None:
-    pytest.skip("coqc missing (apt-get install coq libcoq-interval): Coq export tests skipped", allow_module_level=True)
+from tests.coq_tier import module_needs_coqc
+
+pytestmark = module_needs_coqc("Coq export tests")
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from headflow.certificates.claims.loader import parse_claims
-from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.counterexamples import certify_counterexample
 from headflow.checks import coq_files
@@ -25,9 +24,8 @@ from headflow.checks.claimsfile.inequality_decider import decide_inequality
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Verdict
 
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
-
-needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
 
 
 def _claim(lhs: str, op: str, rhs: str, domain: str, kind: str = "inequality") -> Any:

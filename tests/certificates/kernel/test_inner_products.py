@@ -27,10 +27,10 @@ from headflow.certificates.provers.gram_identities import certify
 from headflow.checks.registry import Context, load_all
 from headflow.checks.runner import run_claims
 
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 CLAIMS = ("projection.self-pairing", "projection.symmetry", "projection.tangency")
-needs_coqc = pytest.mark.skipif(run.coqc() is None, reason="coqc missing (apt-get install coq libcoq-interval)")
 
 
 def vec(name: str) -> list[Any]:

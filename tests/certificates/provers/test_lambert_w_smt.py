@@ -19,6 +19,7 @@ from headflow.checks.reports.report import Report
 from headflow.checks.verdicts import Verdict
 from headflow.identities import closed_forms
 
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 CLAIMS = ("T19.lambert-w", "T19.lambert-w.reading-b")
@@ -164,6 +165,7 @@ def _drop_upper_cut(data: dict) -> None:
 
 
 @pytest.mark.slow
+@needs_coqc
 @pytest.mark.parametrize(
     ("claim_id", "edits"), [("T19.lambert-w.reading-b", (_drop_cut,)), ("T19.lambert-w", (_drop_cut, _drop_upper_cut))]
 )
@@ -172,8 +174,6 @@ def test_the_certificates_are_rechecked_by_coq(certificates: dict[str, Path], tm
     forged statements are not proved."""
     from headflow.checks import coq_files
 
-    if coq_files.run.coqc() is None:
-        pytest.skip("coqc missing")
     verdict = coq_files.check(certificates[claim_id])
     assert verdict.status == coq_files.RECHECKED, verdict.message
     for edit in edits:

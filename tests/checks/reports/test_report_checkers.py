@@ -14,10 +14,10 @@ import headflow.checks as checks
 import pytest
 from headflow.certificates.kernel.coq import run
 
+from tests.coq_tier import module_needs_coqc
 from tests.sample_claims import POINT_AND_SMT, claims_of
 
-if run.coqc() is None:
-    pytest.skip("coqc missing (apt-get install coq libcoq-interval): checker tests skipped", allow_module_level=True)
+pytestmark = module_needs_coqc("checker tests")
 
 CLAIMS = (
     POINT_AND_SMT
