@@ -3,9 +3,12 @@ with the reason (never a timed stop)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from flint import arb
 from headflow.certificates.kernel import trajectory
+from headflow.certificates.provers.validated import replayable
 from headflow.certificates.provers.validated.replayable import _dyadic_up, build_chain
 
 from tests.certificates.kernel.test_trajectory import statement
@@ -39,3 +42,29 @@ def test_a_sometime_bound_the_start_shows_needs_one_step() -> None:
     parsed = trajectory.statement_of(statement(">", "1/2", when="sometime", over="largest"), "demo")
     chain = build_chain(parsed, parsed.time, 200)
     assert not chain.stopped and len(chain.steps) == 1
+
+
+def test_a_chain_the_looser_tolerance_leaves_short_is_built_again_with_the_tighter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'The least inner product passes v - 1e-10 at some t <= 1/4', v its value at 1/4 (an independent float
+    integration, scipy, error ~1e-13; the least inner product rises, so only the end can show it): the looser
+    tolerance's end radius (~3e-9) cannot show it, the tighter one's (~1e-12) does."""
+    import numpy as np
+    from scipy.integrate import solve_ivp
+
+    def field(_t: float, z: np.ndarray) -> np.ndarray:
+        X = z.reshape(3, 2)
+        V = np.exp(X @ X.T) @ X / 3
+        return (V - (V * X).sum(1, keepdims=True) * X).ravel()
+
+    start = np.array([[1, 0], [0.6, 0.8], [0, 1]], dtype=float).ravel()
+    X = solve_ivp(field, (0, 0.25), start, rtol=1e-13, atol=1e-15).y[:, -1].reshape(3, 2)
+    least = min(float(X[i] @ X[j]) for i in range(3) for j in range(i + 1, 3))
+    data = statement(">", str(Fraction(least - 1e-10)), when="sometime")
+    parsed = trajectory.statement_of(data, "demo")
+    monkeypatch.setattr(replayable, "TOLERANCES", replayable.TOLERANCES[:1])
+    assert build_chain(parsed, parsed.time, 200).stopped == "no step end up to t = 0.25 shows the bound"
+    monkeypatch.undo()
+    chain = build_chain(parsed, parsed.time, 200)
+    assert not chain.stopped and chain.t == parsed.time
