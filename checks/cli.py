@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import NoReturn
 
 from headflow.certificates.errors import InputError
-from headflow.certificates.temporary import own_folder
 from headflow.checks import commands
 
 
@@ -103,8 +102,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    own_folder()  # the solvers' and coqc's temporary folders go inside this run's, swept if it is killed
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] != ["constants"]:  # it starts no solver or coqc, and its start-up is held to 1.5 x python-flint's
+        from headflow.certificates.temporary import own_folder
+
+        own_folder()  # the solvers' and coqc's temporary folders go inside this run's, swept if it is killed
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:

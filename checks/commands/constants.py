@@ -7,7 +7,6 @@ import itertools
 import sys
 from fractions import Fraction
 
-from headflow.certificates.atomic import write_text_atomic
 from headflow.certificates.constant_specs import PARAMETERS, QUANTITIES
 from headflow.certificates.errors import InputError
 from headflow.checks.constants.mpmath_reference import DEFAULT_MAX_DIGITS, max_digits
@@ -139,5 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
+        from headflow.certificates.atomic import write_text_atomic  # only here: tempfile is a start-up cost
+
         write_text_atomic(args.out, text)
     return 0
