@@ -123,8 +123,19 @@ def spend(operations: int, compute: Callable[[], T], seconds: float | None = Non
             raise
     finally:
         meter.closed = True
-        sys.setprofile(previous)
+        _put_back(previous)
         _ACTIVE.meter = enclosing
         if enclosing is not None:
             enclosing.charge(meter.budget - meter.left)
     return (None, meter.why) if meter.why else (value, "")
+
+
+def _put_back(previous: Any) -> None:
+    """Make `previous` the profile function again. A C-level profiler (cProfile's: sys.getprofile() gives its Profile
+    object, which is not a Python hook) is put back by its own `enable()`; given to sys.setprofile it would be called
+    as a hook at the next event and raise TypeError there (a claims file failed to parse under `python -m cProfile`)."""
+    if previous is not None and not callable(previous) and hasattr(previous, "enable"):
+        sys.setprofile(None)
+        previous.enable()
+    else:
+        sys.setprofile(previous)

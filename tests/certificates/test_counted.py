@@ -87,3 +87,20 @@ def test_the_wall_clock_safety_net_stops_what_the_count_does_not_and_says_so() -
         return _calls(100_000)
 
     assert spend(10**9, slow, seconds=0.1) == (None, "the wall-clock safety limit (0.1 s)")
+
+
+def test_a_budget_under_cprofile_counts_and_gives_cprofile_its_hook_back() -> None:
+    """Under `python -m cProfile` the previous profile function is cProfile's Profile object: put back with
+    sys.setprofile, it was called as a hook at the next event and raised TypeError (a claims file failed to parse)."""
+    import cProfile
+    import sys
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        first, second = spend(10**6, lambda: _calls(100)), spend(10**6, lambda: _calls(100))
+        after = sys.getprofile()
+    finally:
+        profiler.disable()
+    assert first == second == ("done", "")
+    assert after is profiler  # cProfile profiles again after each scope
