@@ -234,7 +234,8 @@ def search(
         for start, how in _restarts(family, pool, structured_pool, everything, rng):
             check()
             least = _best(everything)
-            if result.spent() or least < -CLEAR_VIOLATION or (result.local_runs >= budget.local and least < -tolerance):
+            clear = least < -max(CLEAR_VIOLATION, tolerance)  # never short of what the caller counts as a violation
+            if result.spent() or clear or (result.local_runs >= budget.local and least < -tolerance):
                 break
             if start is None:
                 continue

@@ -21,8 +21,9 @@ def constant(margin: float) -> adversarial.Objective:
     return lambda cfg: (margin, (0,))
 
 
-def search(margin: float) -> adversarial.SearchResult:
-    return adversarial.search(adversarial.Family(draw), constant(margin), BUDGET, np.random.default_rng(0))
+def search(margin: float, tolerance: float = adversarial.VIOLATION) -> adversarial.SearchResult:
+    family, rng = adversarial.Family(draw), np.random.default_rng(0)
+    return adversarial.search(family, constant(margin), BUDGET, rng, tolerance=tolerance)
 
 
 def test_a_clear_violation_among_the_starts_ends_the_search_before_any_minimization() -> None:
@@ -41,4 +42,11 @@ def test_a_faint_violation_is_deepened_by_the_least_number_of_minimizations(marg
 
 def test_with_no_violation_the_whole_budget_is_spent() -> None:
     result = search(1.0)
+    assert result.stopped == "evaluation budget spent" and result.evaluations >= BUDGET.evaluations
+
+
+def test_a_margin_within_a_callers_looser_tolerance_is_no_violation_and_stops_nothing() -> None:
+    """A caller whose tolerance is above CLEAR_VIOLATION: a margin between them is not a violation for it, so it must
+    not end the search (a CONFIRMED would rest on a search cut short)."""
+    result = search(-2 * adversarial.CLEAR_VIOLATION, tolerance=10 * adversarial.CLEAR_VIOLATION)
     assert result.stopped == "evaluation budget spent" and result.evaluations >= BUDGET.evaluations
