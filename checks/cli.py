@@ -97,18 +97,19 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         module = importlib.import_module(f"headflow.checks.commands.{module_name}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
-        command.set_defaults(handler=module.run)
+        # a command that starts no solver or coqc says so (`STARTS_PROCESSES = False`): no run folder to make
+        command.set_defaults(handler=module.run, starts_processes=getattr(module, "STARTS_PROCESSES", True))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] != ["constants"]:  # it starts no solver or coqc, and its start-up is held to 1.5 x python-flint's
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if getattr(args, "starts_processes", False):
         from headflow.certificates.temporary import own_folder
 
         own_folder()  # the solvers' and coqc's temporary folders go inside this run's, swept if it is killed
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
         parser.print_help()
         return 2

@@ -23,6 +23,11 @@ MAX_TABLE_DIGITS = 2_000_000
 FORMATS = ("table", "csv", "json", "markdown", "latex")
 
 
+#: No solver or coqc runs here, so no run folder is made (`headflow.certificates.temporary`): its start-up is held to
+#: 1.5 times a bare python-flint script's (issue 44), and the folder cost ~0.1 of it.
+STARTS_PROCESSES = False
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quantity",

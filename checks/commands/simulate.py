@@ -277,8 +277,9 @@ def run(args: argparse.Namespace) -> int:
         "cluster_gap": lambda: plots.gap_figure(traj.times, values["cluster_gap"]),
         "condition8": lambda: plots.condition8_figure(traj.times, values["condition8_margin"]),
     }
-    for stem, figure in {} if args.no_plots else figures.items():
-        written += plots.save(figure(), out / stem)
+    if not args.no_plots:
+        for stem, figure in figures.items():
+            written += plots.save(figure(), out / stem)
     summary = (
         f"{traj.status} at t={traj.t_end:.6g}: {traj.accepted} {traj.method} steps ({traj.rejected} rejected), "
         f"{traj.evaluations} velocity evaluations, cluster gap {values['cluster_gap'][-1]:.3g}"

@@ -39,8 +39,6 @@ GROWTH, GROWTH_RATE = Fraction(5, 4), 4
 #: ~1e-7 against ~1e-10); the tighter one only where the looser chain stopped short for another reason than its step
 #: budget (a bound within the looser radius, a radius that grew until no step held).
 TOLERANCES = (Fraction(1, 2**24), Fraction(1, 2**36))
-#: How a chain that ran out of steps says so.
-BUDGET = "the budget of"
 
 
 @dataclass
@@ -115,7 +113,7 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
     trial = CompiledStatement(statement)  # the trial steps on the compiled field
     for tolerance in TOLERANCES:
         chain = _chain(trial, horizon, max_steps, tolerance)
-        if not chain.stopped or chain.stopped.startswith(BUDGET):
+        if not chain.stopped or len(chain.steps) >= max_steps:  # done, or out of steps (a tighter one takes more)
             break
     return chain
 
@@ -129,7 +127,7 @@ def _chain(trial: CompiledStatement, horizon: Fraction, max_steps: int, toleranc
         at_start = trial.when == "sometime" and _shown_at(trial, centre, Fraction(0))
         while chain.t < horizon:
             if len(chain.steps) >= max_steps:
-                chain.stopped = f"{BUDGET} {max_steps} steps ended at t = {float(chain.t):.6g}"
+                chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
                 return chain
             for _ in range(HALVINGS):
                 step = _try(trial, centre, chain.radius, min(h, horizon - chain.t), chain.mu, tolerance)

@@ -207,7 +207,9 @@ def test_a_run_killed_by_sigkill_leaves_its_folders_to_the_next_run_only(tmp_pat
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait(timeout=30)
     assert _run_folders(temporary) == folders  # left behind, for now
-    subprocess.run([sys.executable, "-m", "headflow", "--help"], cwd=ROOT, env=env, capture_output=True, check=True)
+    # the next run of a command that starts solvers (here one that only fails on its missing file) sweeps first
+    missing = str(tmp_path / "missing.json")
+    subprocess.run([sys.executable, "-m", "headflow", "check-cert", missing], cwd=ROOT, env=env, capture_output=True)
     left = _run_folders(temporary)
     assert len(left) == 1 and alive.poll() is None  # the live run's, still in use
     alive.terminate()
