@@ -362,18 +362,35 @@ def _decide_by_search(
         else _value_margin(searched, head, parameter(claim) if searched == claim.quantity else None)
     )
     family = adversarial.Family.of(lambda rng: configuration(options, rng), options["tokens"], options["heads"])
-    try:
-        result = adversarial.search(
-            family,
-            objective,
-            adversarial.BUDGETS[ctx.profile],
-            ctx.rng("adversarial"),
-            ctx.check_budget,
-            POINTWISE_TOLERANCE,
+
+    def run(stop_at_clear: bool) -> adversarial.SearchResult:
+        budget = adversarial.BUDGETS[ctx.profile]
+        rng = ctx.rng("adversarial")
+        return adversarial.search(
+            family, objective, budget, rng, ctx.check_budget, POINTWISE_TOLERANCE, stop_at_clear=stop_at_clear
         )
+
+    try:
+        for result in adversarial.until_certified(run):
+            outcome = _searched_outcome(claim, ctx, searched, samples, trajectories, objective, result)
+            if outcome.verdict is Verdict.REFUTED or searched not in CERTIFIED:  # certified, or nothing certifies
+                return outcome
     except InputError as exc:  # a searched state where the float model leaves float64 (an interaction's overflow)
         notes = f"the adversarial search met a state it cannot evaluate: {exc}"
         return Outcome(Verdict.INCONCLUSIVE, trajectories.method, notes=notes)
+    return outcome
+
+
+def _searched_outcome(
+    claim: DynamicsClaim,
+    ctx: Context,
+    searched: str,
+    samples: list[Start],
+    trajectories: Outcome,
+    objective: adversarial.Objective,
+    result: adversarial.SearchResult,
+) -> Outcome:
+    """The verdict of one search: the float verdict, REFUTED where one of its states certifies."""
     result.include([_worst_record(objective, sample.states) for sample in samples if sample.states])
     best = result.found[0]
     reading = searched if searched == claim.quantity else f"d({claim.quantity})/dt = {searched}"

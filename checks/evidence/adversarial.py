@@ -17,9 +17,10 @@ search starts its minimizations from the best random members and from *perturbed
 members, and once those are spent it keeps restarting (perturbations of the best state found, of
 new structured sets, fresh draws) until a violation (a margin below -tolerance) is found after at
 least `Budget.local` minimizations, a clear violation (below -CLEAR_VIOLATION) is found (among the starts: then no
-minimization runs), or the evaluation budget is gone. For relu attention, whose
-weights max(beta s, 0) have a kink where a score vanishes, every minimum also seeds starts on the
-other side of each of its nearest kinks (the score reflected through 0 by moving one token).
+minimization runs), or the evaluation budget is gone. A search cut short by a clear violation is the first of
+`until_certified`'s searches: when none of its candidates certifies, the caller runs the full one (same seed).
+For relu attention, whose weights max(beta s, 0) have a kink where a score vanishes, every minimum also seeds starts
+on the other side of each of its nearest kinks (the score reflected through 0 by moving one token).
 
 The budget stops on evaluation counts only (same seed, same result, on any machine); the evaluations
 spent and the best margin are part of the result, so the evidence says how hard the search looked.
@@ -32,7 +33,7 @@ import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
@@ -160,6 +161,8 @@ class SearchResult:
     #: Every start evaluated (random and structured draws, not the minimizations' steps): the broad sample of the
     #: family, for evidence about its members (the model claims' rounding-error estimates).
     starts_found: list[Found] = field(default_factory=list)
+    #: Whether a clear violation ended it before its least number of minimizations (`until_certified`).
+    cut_short: bool = False
 
     @property
     def worst(self) -> float:
@@ -203,9 +206,11 @@ def search(
     rng: np.random.Generator,
     check: Callable[[], None] = lambda: None,
     tolerance: float = VIOLATION,
+    stop_at_clear: bool = True,
 ) -> SearchResult:
     """Random and structured starts, then local minimizations of `objective` until a margin below
-    -`tolerance` is found (after at least `budget.local` of them) or the evaluation budget is spent.
+    -`tolerance` is found (after at least `budget.local` of them; with `stop_at_clear`, a clear one ends it before)
+    or the evaluation budget is spent.
 
     `check` is called between steps (a procedure passes its deadline check, which raises)."""
     result = SearchResult(budget)
@@ -234,8 +239,11 @@ def search(
         for start, how in _restarts(family, pool, structured_pool, everything, rng):
             check()
             least = _best(everything)
-            clear = least < -max(CLEAR_VIOLATION, tolerance)  # never short of what the caller counts as a violation
-            if result.spent() or clear or (result.local_runs >= budget.local and least < -tolerance):
+            deep_enough = result.local_runs >= budget.local and least < -tolerance
+            # a clear violation is never short of what the caller counts as a violation
+            clear = stop_at_clear and least < -max(CLEAR_VIOLATION, tolerance)
+            result.cut_short = clear and not (deep_enough or result.spent())
+            if result.spent() or result.cut_short or deep_enough:
                 break
             if start is None:
                 continue
@@ -249,6 +257,23 @@ def search(
     everything.sort(key=lambda f: f.margin)
     result.found = _distinct(everything)[:KEPT]
     return result
+
+
+class _Searched(Protocol):
+    cut_short: bool
+
+
+Searched = TypeVar("Searched", bound=_Searched)
+
+
+def until_certified(run: Callable[[bool], Searched]) -> Iterator[Searched]:
+    """`run(stop_at_clear=True)`'s search; then, only when the caller asks for the next (none of its candidates
+    certified) and that search was cut short by a clear violation, `run(False)`: the full search from the same seed,
+    whose minimizations may find a state that certifies where the first's did not."""
+    first = run(True)
+    yield first
+    if first.cut_short:
+        yield run(False)
 
 
 def _best(found: list[Found]) -> float:

@@ -8,6 +8,7 @@ only a ball-verified negative rate makes a claim CERTIFIED.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,15 +60,17 @@ def _score(rates: np.ndarray, quantity: str) -> tuple[float, int | None]:
     return float(rates.sum()) / size, None
 
 
-def candidates(search: Search, rng: np.random.Generator, samples: int) -> list[tuple[float, Configuration, int | None]]:
-    """Float configurations with a negative rate, most negative (relative) first.
-
-    The adversarial search (`headflow.checks.evidence.adversarial`) over `samples` random draws, structured token sets
-    and local minimization over the tokens (and the heads, which stay W_h = M_h, when their family lets them move)."""
+def search_negative_rates(
+    search: Search, rng: np.random.Generator, samples: int, stop_at_clear: bool = True
+) -> adversarial.SearchResult:
+    """The adversarial search (`headflow.checks.evidence.adversarial`) for a negative rate over `samples` random
+    draws, structured token sets and local minimization over the tokens (and the heads, which stay W_h = M_h, when
+    their family lets them move); its candidates are the float configurations with a negative rate, most negative
+    (relative) first."""
     family = adversarial.Family.of(lambda r: _draw(search, r), "random-sphere", search.heads, search.aligned)
     budget = dataclasses.replace(adversarial.BUDGETS["quick"], starts=samples)
-    result = adversarial.search(family, lambda cfg: _objective(cfg, search.quantity), budget, rng)
-    return [(f.margin, f.cfg, f.index[0] if f.index else None) for f in result.candidates]
+    objective = functools.partial(_objective, quantity=search.quantity)
+    return adversarial.search(family, objective, budget, rng, stop_at_clear=stop_at_clear)
 
 
 def _draw(search: Search, rng: np.random.Generator) -> Configuration:
@@ -87,7 +90,6 @@ def _objective(cfg: Configuration, quantity: str) -> tuple[float, tuple[int, ...
 
 def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
     """Search, round and certify; CERTIFIED with the witness file, else INCONCLUSIVE with the reason."""
-    found = candidates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80)
     symmetric = "symmetric-scores" in search.hypotheses
     symmetric_values = "symmetric-values" in search.hypotheses
 
@@ -98,10 +100,17 @@ def find_witness(ctx: Context, claim_id: str, search: Search) -> Outcome:
             cfg.tokens, cfg.score_matrices, values, cfg.beta, symmetric=symmetric, symmetric_values=symmetric_values
         )
 
+    def run(stop_at_clear: bool) -> adversarial.SearchResult:
+        return search_negative_rates(search, ctx.rng(claim_id), 400 if ctx.thorough else 80, stop_at_clear)
+
     # the statement the witness refutes: the search's rate >= 0 under its hypotheses (a registry claim's own)
     statement = ConfigurationObligation("usa", "sphere", search.hypotheses, search.quantity, "").model(claim_id)
-    attempts = certify_first(ctx, statement, [Candidate(*f) for f in found], rounding)
-    if attempts.certified is None:
+    for result in adversarial.until_certified(run):
+        found = [Candidate(f.margin, f.cfg, f.index[0] if f.index else None) for f in result.candidates]
+        attempts = certify_first(ctx, statement, found, rounding)
+        if attempts.certified is not None:
+            break
+    else:
         notes = f"{len(found)} float candidates; none verified ({'; '.join(attempts.reasons) or 'no candidate'})"
         return Outcome(Verdict.INCONCLUSIVE, "float search + balls", notes=notes)
     head = attempts.certified.candidate.head

@@ -40,6 +40,8 @@ class RateSearch:
     candidates: list[Candidate]
     #: How many starts had a negative rate.
     negatives: int = 0
+    #: Whether a clear violation ended the search before its least number of minimizations.
+    cut_short: bool = False
 
 
 def sample_general(rng: np.random.Generator, heads: str) -> Configuration:
@@ -56,6 +58,7 @@ def search_monotone_general(
     heads: str,
     sample: Callable[[np.random.Generator, str], Configuration] = sample_general,
     free: bool | None = None,
+    stop_at_clear: bool = True,
 ) -> RateSearch:
     """The adversarial search (`checks.evidence.adversarial`) for a negative dH^h_i/dt among `sample`'s configurations.
 
@@ -68,9 +71,8 @@ def search_monotone_general(
     budget = dataclasses.replace(budget, starts=400 if ctx.thorough else 100)
     moves = HEAD_FAMILIES[SHORT_HEAD_NAMES[heads]].moves
     family = adversarial.Family(lambda rng: sample(rng, heads), free_tokens=free, free_heads=moves if free else None)
-    result = adversarial.search(
-        family, adversarial.rate_margin("entropy_rate"), budget, ctx.rng(f"general-{heads}"), ctx.check_budget
-    )
+    rng, objective = ctx.rng(f"general-{heads}"), adversarial.rate_margin("entropy_rate")
+    result = adversarial.search(family, objective, budget, rng, ctx.check_budget, stop_at_clear=stop_at_clear)
     method = (
         f"numeric: adversarial search of the model's dH^h_i/dt over softmax spherical configurations with "
         f"{'scalar' if heads == 'scalar' else 'random symmetric'} heads and any tokens ({result.starts} random and "
@@ -78,9 +80,8 @@ def search_monotone_general(
         f"{result.evaluations} evaluations)"
     )
     candidates = [Candidate(f.margin, f.cfg, f.index[0], f.index[1]) for f in result.candidates]
-    return RateSearch(
-        method, result.evaluations, min(0.0, result.worst), candidates, max(result.negative_starts, len(candidates))
-    )
+    negatives = max(result.negative_starts, len(candidates))
+    return RateSearch(method, result.evaluations, min(0.0, result.worst), candidates, negatives, result.cut_short)
 
 
 READINGS = {"scalar": "T27.entropy-monotone.reading-b", "symmetric": "T27.entropy-monotone.reading-c"}
@@ -96,10 +97,6 @@ def refute_monotone(
 ) -> Outcome:
     """Search, round and certify: REFUTED with the witness file, else the float verdict or INCONCLUSIVE."""
     claim_id = READINGS[heads]
-    search = search_monotone_general(ctx, heads, sample)
-    if search.worst >= -RATE_TOLERANCE:
-        return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, None)
-    method = search.method + "; the most negative candidates rounded to exact data, dH^h_i/dt < 0 verified with balls"
 
     def rounding(candidate: Candidate) -> ExactConfiguration:
         cfg = candidate.cfg
@@ -107,7 +104,13 @@ def refute_monotone(
             cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, symmetric=True, attention="softmax"
         )
 
-    attempts = certify_first(ctx, CONFIGURATIONS[claim_id].model(claim_id), search.candidates, rounding)
+    for search in adversarial.until_certified(lambda stop: search_monotone_general(ctx, heads, sample, None, stop)):
+        if search.worst >= -RATE_TOLERANCE:
+            return float_verdict(search.method, search.cases, search.worst, RATE_TOLERANCE, None)
+        attempts = certify_first(ctx, CONFIGURATIONS[claim_id].model(claim_id), search.candidates, rounding)
+        if attempts.certified is not None:
+            break
+    method = search.method + "; the most negative candidates rounded to exact data, dH^h_i/dt < 0 verified with balls"
     floats = {"cases": search.cases, "worst_margin": search.worst, "tolerance": RATE_TOLERANCE}
     if attempts.certified is None:
         notes = f"{search.negatives} float candidates; none verified ({'; '.join(attempts.reasons)})"

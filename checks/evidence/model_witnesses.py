@@ -375,30 +375,45 @@ def search_and_certify(claim: ModelClaim, ctx: Context, certify_as: ModelClaim |
                 drawn[name].add(size)
         return value, where
 
-    result = adversarial.search(family, objective, budget, ctx.rng(claim.id), ctx.check_budget)
-    evidence = {"tested": tested, "outside_float64": outside, "noise_checks": checks, "noise": noise}
-    evidence["drawn"] = {k: sorted(v) for k, v in drawn.items() if k != "beta"}
-    evidence["drawn"]["beta"] = [min(drawn["beta"]), max(drawn["beta"])] if drawn["beta"] else []
-    found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
-    if not found:  # the evidence of a CONFIRMED: how many starts' margins clear their rounding error
-        sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))
-        evidence |= {"starts_tested": sampled, "starts_clear": clear, "within_bound": doubts.count}
-    out = SearchOutcome(result.evidence() | evidence, result.worst, worst_bound=least.bound)
-    out.candidates = len(found)
-    if not found:
-        _settle_doubts(kernel, certified_claim, doubts, draws, ctx, out)
-        return out
-    statement, fields = statement_data(certified_claim), embedded(certified_claim)
+    def run(stop_at_clear: bool) -> adversarial.SearchResult:
+        return adversarial.search(
+            family, objective, budget, ctx.rng(claim.id), ctx.check_budget, stop_at_clear=stop_at_clear
+        )
+
+    for result in adversarial.until_certified(run):
+        evidence = {"tested": tested, "outside_float64": outside, "noise_checks": checks, "noise": noise}
+        evidence["drawn"] = {k: sorted(v) for k, v in drawn.items() if k != "beta"}
+        evidence["drawn"]["beta"] = [min(drawn["beta"]), max(drawn["beta"])] if drawn["beta"] else []
+        found = [f for f in result.candidates if f.margin < -adversarial.VIOLATION]
+        if not found:  # the evidence of a CONFIRMED: how many starts' margins clear their rounding error
+            sampled, clear = _clear_starts(claim, result.starts_found, ctx.rng(f"{claim.id}|rounding"))
+            evidence |= {"starts_tested": sampled, "starts_clear": clear, "within_bound": doubts.count}
+        out = SearchOutcome(result.evidence() | evidence, result.worst, worst_bound=least.bound)
+        out.candidates = len(found)
+        if not found:
+            _settle_doubts(kernel, certified_claim, doubts, draws, ctx, out)
+            return out
+        out.certified, out.reasons = _certified_witness(certified_claim, claim, found, draws, ctx)
+        if out.certified is not None:
+            return out
+    return out
+
+
+def _certified_witness(
+    certified_claim: ModelClaim, claim: ModelClaim, found: list[adversarial.Found], draws: Draws, ctx: Context
+) -> tuple[WitnessResult | None, list[str]]:
+    """The first of the search's violations that, rounded to exact data, certifies as a witness of `certified_claim`
+    (None if none does), and each failed attempt's reason."""
+    statement, fields, reasons = statement_data(certified_claim), embedded(certified_claim), []
     for candidate in found[:CANDIDATES_TRIED]:
         ctx.check_budget()
         for denominator in (2**12, 2**20):
             exact, at = _exact(candidate.cfg, draws, denominator), _at(claim, candidate.index)
             attempt = certify_model_witness(statement, exact, at, certificate_directory(ctx.certificate_dir), fields)
             if attempt.verified:
-                out.certified = attempt
-                return out
-            out.reasons.append(attempt.reason)
-    return out
+                return attempt, reasons
+            reasons.append(attempt.reason)
+    return None, reasons
 
 
 def _settle_doubts(

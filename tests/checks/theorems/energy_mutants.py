@@ -210,9 +210,9 @@ def _identities() -> list[Mutant]:
 def _flat_obstruction(ctx: Context) -> Outcome:
     """Sphere candidates of T17.shadow-obstruction re-certified in flat space, where T16 forbids dE_h/dt < 0."""
     search = theorem.SEARCHES["T17.shadow-obstruction"]
-    found = theorem.candidates(search, ctx.rng("flat"), 80)
+    found = theorem.search_negative_rates(search, ctx.rng("flat"), 80).candidates
     reasons = []
-    for _, cfg, head in found[:3]:
+    for cfg, (head,) in ((f.cfg, f.index) for f in found[:3]):
         exact = round_configuration(cfg.tokens, cfg.score_matrices, cfg.score_matrices, cfg.beta, geometry="flat")
         statement = ConfigurationObligation("usa", "flat", search.hypotheses, search.quantity, "").model(ctx.claim_id)
         result = certify_model_witness(statement, exact, {"h": head}, certificate_directory(ctx.certificate_dir), None)
