@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from flint import acb, acb_mat, arb, arb_mat, arb_series, fmpq_mat
+from flint import acb, acb_mat, arb, arb_mat, fmpq_mat
 
 from . import ball_model
 from .exact import ball_of, precision
@@ -114,13 +114,47 @@ def chart_tokens(problem: Problem, E: Matrix, z: Sequence[Any]) -> list[list[Any
     return [[wa / norm for wa in x] for x, norm in zip(w, [sum(wa * wa for wa in x).sqrt() for x in w], strict=True)]
 
 
-def jacobian(f: Callable[[list[Any]], list[Any]], point: Sequence[arb]) -> arb_mat:
-    """The Jacobian of f over the balls `point`: column k is the t coefficient of f(point + t e_k) in first-order
-    series (python-flint's arb_series, truncated after t: each coefficient encloses the partial derivative at every
-    point of the balls)."""
+class Dual:
+    """A value (a ball) and its gradient in every input direction at once (a 1 x N arb_mat): first-order forward
+    differentiation, each operation the value type's own with its derivative by the chain rule (a quotient as a
+    product with a power -1)."""
 
-    series = [[arb_series([v, int(j == k)], prec=2) for j, v in enumerate(point)] for k in range(len(point))]
-    return arb_mat([[arb_series(v, prec=2)[1] for v in f(column)] for column in series]).transpose()
+    def __init__(self, v: Any, g: arb_mat) -> None:
+        self.v, self.g = v, g
+
+    def __add__(self, o: Any) -> "Dual":
+        return Dual(self.v + o.v, self.g + o.g) if isinstance(o, Dual) else Dual(self.v + o, self.g)
+
+    def __mul__(self, o: Any) -> "Dual":
+        return Dual(self.v * o.v, self.g * o.v + o.g * self.v) if isinstance(o, Dual) else Dual(self.v * o, self.g * o)
+
+    def __truediv__(self, o: Any) -> "Dual":
+        return self * (o**-1 if isinstance(o, Dual) else 1 / o)
+
+    def __rtruediv__(self, o: Any) -> "Dual":
+        return self**-1 * o
+
+    def __pow__(self, k: int) -> "Dual":
+        return Dual(self.v**k, self.g * (k * self.v ** (k - 1)) if k else self.g * 0)
+
+    def exp(self) -> "Dual":
+        return Dual(self.v.exp(), self.g * self.v.exp())
+
+    def sqrt(self) -> "Dual":
+        return Dual(self.v.sqrt(), self.g / (2 * self.v.sqrt()))
+
+    def log(self) -> "Dual":
+        return Dual(self.v.log(), self.g / self.v)
+
+    __radd__, __rmul__ = __add__, __mul__
+
+
+def jacobian(f: Callable[[list[Any]], list[Any]], point: Sequence[arb]) -> arb_mat:
+    """The Jacobian of f over the balls `point`: row i the gradient of f_i over the inputs of `Dual` values (each
+    entry encloses the partial derivative at every point of the balls)."""
+    n = len(point)
+    outputs = f([Dual(v, arb_mat(1, n, [int(j == k) for j in range(n)])) for k, v in enumerate(point)])
+    return arb_mat([(o.g if isinstance(o, Dual) else arb_mat(1, n)).entries() for o in outputs])
 
 
 def box(z0: Sequence[Fraction], radius: Fraction) -> list[arb]:

@@ -133,12 +133,30 @@ def _sum_of_squares(tree: Tree) -> bool:
 
 
 def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
-    """A tree of the chain's nodes in a number type other than balls (exact numbers, first-order series), by
-    `exprtree.fold`: `rational` makes its rationals, every operation is the type's own; ValueError for a function the
-    type has not (no exact logarithm) or a node outside the chain's."""
-    rules = {"rat": rational, "sym": env.__getitem__, "pow": operator.pow, "div": operator.truediv}
-    rules |= {"add": lambda *v: reduce(operator.add, v), "mul": lambda *v: reduce(operator.mul, v)}
-    return fold(tree, rules | {op: partial(_method, op) for op in ("exp", "sqrt", "log")})
+    """A tree of the chain's nodes in a number type other than balls (exact numbers, first-order series): its
+    `compiled_in` function at env."""
+    return compiled_in(tree, rational)(env)
+
+
+def compiled_in(tree: Any, rational: Callable[[Fraction], Any]) -> Callable[[dict[str, Any]], Any]:
+    """The tree as a function of its symbols' values, its nodes read once by `exprtree.fold` (a chain evaluated at
+    many states, a trajectory's, walks its trees once): `rational` makes its rationals, every operation is the
+    type's own; ValueError for a function the type has not (no exact logarithm), TreeError for a node outside the
+    chain's."""
+    rules = {
+        "div": operator.truediv,
+        "add": lambda *v: reduce(operator.add, v),
+        "mul": lambda *v: reduce(operator.mul, v),
+    }
+    rules |= {op: partial(_method, op) for op in ("exp", "sqrt", "log")}
+    lifted = {op: partial(_lifted, rule) for op, rule in rules.items()}
+    lifted |= {"rat": lambda q: lambda env: rational(q), "sym": lambda name: lambda env: env[name]}
+    return fold(tree, lifted | {"pow": lambda base, k: lambda env: base(env) ** k})
+
+
+def _lifted(rule: Callable[..., Any], *parts: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+    """A rule on values as one on the functions that give them."""
+    return lambda env: rule(*[part(env) for part in parts])
 
 
 def _method(op: str, value: Any) -> Any:
@@ -222,12 +240,23 @@ class Chain:
         """A value or nested lists of values in another number type (`evaluate_in`): every definition evaluated
         once, in order, over `env` (the values of the tokens' symbols, when they are symbols); the chain's error when
         it names a quantity with balls only."""
+        return self.compiled(value, rational)(env)
+
+    def compiled(self, value: Any, rational: Callable[[Fraction], Any]) -> Callable[[dict[str, Any]], Any]:
+        """`values` as a function of env, every tree walked once (`compiled_in`)."""
         if self.balls_only:
             raise ValueError(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
-        env = dict(env)
-        for name, tree in self.rate.definitions:
-            env[name] = evaluate_in(tree, env, rational)
-        return _nested(value, lambda v, _: evaluate_in(tree_of(v), env, rational))
+        definitions = [(name, compiled_in(tree, rational)) for name, tree in self.rate.definitions]
+        leaves: dict[tuple[int, ...], Callable[[dict[str, Any]], Any]] = {}
+        _nested(value, lambda v, index: leaves.setdefault(index, compiled_in(tree_of(v), rational)))
+
+        def run(env: dict[str, Any]) -> Any:
+            env = dict(env)
+            for name, function in definitions:
+                env[name] = function(env)
+            return _nested(value, lambda _, index: leaves[index](env))
+
+        return run
 
     def measured(self, name: str, ball: Callable[[], arb]) -> Value:
         """A quantity with a ball and no tree (an operator norm), as the symbol `name`: `balls` computes its ball."""

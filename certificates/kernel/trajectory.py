@@ -27,14 +27,19 @@ Its certificate (kind `trajectory`): {"prec": bits, "order": p, "steps": [{"h", 
 as text; centre a flat state of n d entries). From S_0 = {x(0)} and the Euclidean balls S_{k+1} = {x : |x - c_{k+1}|
 <= r_{k+1}} at t_{k+1} = t_k + h_k the kernel replays each step with balls at the stated precision, from the data:
 
-1. B, the hull of S_k and S_{k+1} widened by the margin: S_k + [0, h] F(B) lies in B, so every solution from S_k
-   stays in B on [t_k, t_{k+1}] (Picard's a priori enclosure: the Picard map sends paths in B to paths in B);
-2. the solution z from the centre c_k: z(h) lies in sum_{j <= p} z_j h^j + h^(p+1) x_{p+1}(B) (Taylor's formula
-   with Lagrange's remainder componentwise; the coefficients by the series recursion x_{j+1} = f_j / (j + 1),
-   `solution_coefficients`, over balls: over B it holds for every point of B, where z stays by 1);
+1. B, the hull of S_k and the next centre c_{k+1} widened by the margin (not S_{k+1}: nothing of a step depends on
+   the radius it states): sum_{j <= p} [0, h]^j x_j(S_k) + [0, h]^(p+1) x_{p+1}(B) lies in B's interior, so every
+   solution from S_k stays in B on [t_k, t_{k+1}] (the high-order a priori enclosure, Corliss and Rihm 1996: at a
+   first exit from B, Taylor's formula with Lagrange's remainder would put the solution inside B's interior), and
+   in that Taylor enclosure (a box), the B of 3 and of Q below. Picard's first-order form (S_k + [0, h] F(B) in B) holds
+   only for h below 1 / the field's Lipschitz constant over boxes, a few hundredths in dimension 64;
+2. the solution z from the centre c_k: z(h) lies in sum_{j <= p} z_j h^j + h^(p+1) x_{p+1}(B), B the box of 1's
+   data (Taylor's formula with Lagrange's remainder componentwise; the coefficients by the series recursion x_{j+1}
+   = f_j / (j + 1), `solution_coefficients`, over balls: over B they hold for every point of B, where z stays by 1);
 3. every other solution from S_k: |x(h) - z(h)| <= exp(h mu) r_k, once mu is shown to exceed the logarithmic norm
-   mu_2(J) = lambda_max((J + J^T) / 2) of F's Jacobian at every point of B (`_bounds_log_norm`): d|x - z|/dt <=
-   mu_2(the mean of J along the segment from z to x, which lies in the convex box B) |x - z| (Dahlquist, Gronwall);
+   mu_2(J) = lambda_max((J + J^T) / 2) of F's Jacobian at every point of B (`bounds_log_norm`; J by forward
+   differentiation over balls, `equilibrium.jacobian`): d|x - z|/dt <= mu_2(the mean of J along the segment from z
+   to x, which lies in the convex box B) |x - z| (Dahlquist, Gronwall);
 4. z(h)'s box, widened by exp(h mu) r_k in the Euclidean norm, lies in S_{k+1}.
 
 Then Q on the states: always, over every step that starts before T (the steps reach T), Q(B) satisfies the bound by
@@ -50,7 +55,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from flint import arb, arb_series
+from flint import arb, arb_mat, arb_series
 
 from . import recheck
 from .equilibrium import jacobian
@@ -106,7 +111,7 @@ class Statement:
         n, d = cfg.n, len(cfg.tokens[0])
         self.names = [f"x_{i}_{k}" for i in range(n) for k in range(d)]
         symbols = [[["sym", name] for name in self.names[i * d : i * d + d]] for i in range(n)]
-        self.chain = Chain(dataclasses.replace(cfg, tokens=symbols))
+        self.chain, self.compiled = Chain(dataclasses.replace(cfg, tokens=symbols)), {}
         self.velocities = [v for x in self.chain.velocities() for v in x]
         ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(n))
         free = sorted(term.free)
@@ -119,7 +124,9 @@ class Statement:
 
     def field(self, state: Sequence[Any], trees: str = "velocities") -> list[Any]:
         """F (or, with "residuals", the residuals) over a flat state of balls or series."""
-        return self.chain.values(getattr(self, trees), dict(zip(self.names, state, strict=True)), ball_of)
+        if trees not in self.compiled:
+            self.compiled[trees] = self.chain.compiled(getattr(self, trees), ball_of)
+        return self.compiled[trees](dict(zip(self.names, state, strict=True)))
 
     def met(self, residuals: Sequence[Any]) -> bool:
         """Whether residual balls (or exact rationals) show the bound: at every binding, or at one."""
@@ -200,7 +207,7 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
         recheck.require_keys(step, STEP_KEYS, f"step {k}")
         h, r, margin, mu = (parse_rational(step[key]) for key in ("h", "radius", "margin", "mu"))
         following = list(map(parse_rational, recheck.require_list(step["centre"], len(start), "a centre", len(start))))
-        B, needed = replay_step(statement, centre, radius, (h, following, r, margin, mu), order, f"step {k} at t = {t}")
+        B, needed = replay_step(statement, centre, radius, (h, following, margin, mu), order, f"step {k} at t = {t}")
         if not needed <= ball_of(r):
             raise Rejected(f"step {k} at t = {t}: the state at t + h is not inside the stated set S_(k+1)")
         replayed.append((t, h, B, [interval_ball(c - r, c + r) for c in following]))
@@ -210,45 +217,46 @@ def replay(statement: Statement, payload: dict[str, Any]) -> tuple[list[tuple[Fr
 
 def replay_step(statement: Statement, centre: list, radius: Fraction, step: tuple, order: int, where: str) -> tuple:
     """(B, a ball whose upper end bounds |x(t + h) - c_{k+1}|_2 for every solution from S_k) of a step (h, c_{k+1},
-    r_{k+1}, margin, mu) from S_k = (centre, radius): steps 1-3 of the module's docstring (the provers call it too)."""
-    h, following, r, margin, mu = step
-    if min(h, r, margin) < 0 or h == 0:
-        raise Rejected(f"{where}: h > 0, a radius and a margin >= 0")
+    margin, mu) from S_k = (centre, radius): steps 1-3 of the module's docstring (the provers call it too; nothing
+    here depends on the radius r_{k+1} the step states, which `replay` compares with the bound)."""
+    h, following, margin, mu = step
+    if min(h, margin) < 0 or h == 0:
+        raise Rejected(f"{where}: h > 0 and a margin >= 0")
     S = [interval_ball(c - radius, c + radius) for c in centre]
-    ends = [(min(a - radius, b - r), max(a + radius, b + r)) for a, b in zip(centre, following, strict=True)]
+    ends = [(min(a - radius, b), max(a + radius, b)) for a, b in zip(centre, following, strict=True)]
     B = [interval_ball(low - margin, high + margin) for low, high in ends]
-    image = [s + interval_ball(0, h) * f for s, f in zip(S, statement.field(B), strict=True)]
-    if not all(b.contains(p) for b, p in zip(B, image, strict=True)):
-        raise Rejected(f"{where}: S + [0, h] F(B) is not inside the box B")
-    B = image  # every state of the step lies in it too: x(t + s) - x(t) is an integral of F along a path in B
-    z = _taylor(statement.field, centre, B, order, ball_of(h))
-    if radius and not _bounds_log_norm(statement.field, B, mu):
+    top = solution_coefficients(statement.field, B, order + 1)[-1]
+    image = _horner([*solution_coefficients(statement.field, S, order), top], interval_ball(0, h))
+    if not all(b.contains_interior(p) for b, p in zip(B, image, strict=True)):
+        raise Rejected(f"{where}: the Taylor enclosure over [0, h] is not inside the box B's interior")
+    B = image  # every state of the step lies in it too (1.)
+    if radius and not bounds_log_norm(statement.field, B, mu):
         raise Rejected(f"{where}: mu = {mu} does not bound the logarithmic norm of the field's Jacobian over the box")
+    z = _horner([*solution_coefficients(statement.field, [ball_of(v) for v in centre], order), top], ball_of(h))
     growth = (ball_of(h) * ball_of(mu)).exp() * ball_of(radius)
     return B, sum((abs(a - ball_of(c)).upper() ** 2 for a, c in zip(z, following, strict=True)), arb(0)).sqrt() + growth
 
 
-def _taylor(field: Callable, centre: list[Fraction], box: list[arb], order: int, h: arb) -> list[arb]:
-    """Balls of z(h), z the solution from the centre: its Taylor polynomial and the Lagrange term over the box."""
-    polynomial = [arb(0)] * len(centre)
-    for c in reversed(solution_coefficients(field, [ball_of(v) for v in centre], order)):
-        polynomial = [p * h + ck for p, ck in zip(polynomial, c, strict=True)]
-    remainder = solution_coefficients(field, box, order + 1)[-1]
-    return [p + h ** (order + 1) * e for p, e in zip(polynomial, remainder, strict=True)]
+def _horner(coefficients: list[list[Any]], t: arb) -> list[arb]:
+    """sum_j x_j t^j componentwise: over every t of the ball t (Horner's form in ball arithmetic)."""
+    values = list(coefficients[-1])
+    for c in reversed(coefficients[:-1]):
+        values = [v * t + ck for v, ck in zip(values, c, strict=True)]
+    return values
 
 
-def _bounds_log_norm(field: Callable, box: list[arb], mu: Fraction) -> bool:
+def bounds_log_norm(field: Callable, box: list[arb], mu: Fraction) -> bool:
     """Whether mu > lambda_max((J + J^T) / 2), the logarithmic norm mu_2 of F's Jacobian J, at every point of the box:
     (mu - rho) I - M is positive definite (every pivot of its elimination in balls > 0), M the exact midpoints of the
     balls of (J + J^T) / 2 and rho >= their radii's largest row sum (Weyl: |lambda_max(S) - lambda_max(M)| <= rho)."""
     J, n = jacobian(field, box), len(box)
-    S = [[(J[i, m] + J[m, i]) / 2 for m in range(n)] for i in range(n)]
-    rho = max(sum((s.rad() for s in row), arb(0)).upper() for row in S)
-    A = [[(ball_of(mu) - rho) * (i == m) - s.mid() for m, s in enumerate(row)] for i, row in enumerate(S)]
-    for k in range(n):
-        if not A[k][k] > 0:
+    S = (J + J.transpose()) / 2
+    rho = max(sum((S[i, m].rad() for m in range(n)), arb(0)).upper() for i in range(n))
+    A = arb_mat(n, n, 1) * (ball_of(mu) - rho) - S.mid()
+    for k in range(n):  # the trailing block after step k is the Schur complement; the rows and columns <= k are unread
+        if not A[k, k] > 0:
             return False
-        A[k + 1 :] = [[a - row[k] / A[k][k] * b for a, b in zip(row, A[k], strict=True)] for row in A[k + 1 :]]
+        A -= arb_mat([[A[i, k] / A[k, k]] for i in range(n)]) * arb_mat([[A[k, m] for m in range(n)]])
     return True
 
 
