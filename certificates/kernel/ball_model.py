@@ -105,7 +105,7 @@ def velocity_field(tokens: list[list[Any]], cfg: ExactConfiguration, geometry: s
     the sphere this is the field's ambient extension, P⊥_x(v) = v - <v, x> x, and the direction schemes read x/|x|).
     Used over boxes by the equilibrium certificates. The symbolic chain and its velocity trees depend on the sizes,
     heads, beta, geometry and kind alone: those of the last configuration are kept (`_LAST_FIELD`, keyed by their
-    exact text), since a Jacobian evaluates the same field at every column (`equilibrium.jacobian`)."""
+    exact text), since a Krawczyk test evaluates the same field again over its box (`equilibrium.existence`)."""
     if cfg.attention not in SMOOTH_KINDS:
         raise ValueError(f"the field over boxes covers usa and softmax attention, not {cfg.attention!r}")
     env = {f"x_{i}_{k}": t for i, x in enumerate(tokens) for k, t in enumerate(x)}
@@ -113,11 +113,12 @@ def velocity_field(tokens: list[list[Any]], cfg: ExactConfiguration, geometry: s
     if (last := _LAST_FIELD[0])[0] != key:  # built once, its velocities included, before another thread can read it
         symbols = [[["sym", f"x_{i}_{k}"] for k in range(len(x))] for i, x in enumerate(tokens)]
         chain = Chain(ExactConfiguration(symbols, cfg.score_matrices, cfg.values, cfg.beta, geometry, cfg.attention))
-        _LAST_FIELD[0] = last = (key, chain, chain.velocities())
-    return last[1].values(last[2], env, ball_of)
+        _LAST_FIELD[0] = last = (key, chain.compiled(chain.velocities(), ball_of))
+    return last[1](env)
 
 
-#: (key, symbolic chain, its velocity trees) of the last field `velocity_field` built: one slot, replaced whole.
+#: (key, its velocities as a function of the tokens, `Chain.compiled`) of the last field `velocity_field` built: one
+#: slot, replaced whole.
 _LAST_FIELD: list[tuple[Any, ...]] = [(None,)]
 
 

@@ -132,12 +132,6 @@ def _sum_of_squares(tree: Tree) -> bool:
     return all((t[0] == "mul" and t[1] == t[2]) or (t[0] == "rat" and parse_rational(t[1]) >= 0) for t in terms)
 
 
-def evaluate_in(tree: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
-    """A tree of the chain's nodes in a number type other than balls (exact numbers, first-order series): its
-    `compiled_in` function at env."""
-    return compiled_in(tree, rational)(env)
-
-
 def compiled_in(tree: Any, rational: Callable[[Fraction], Any]) -> Callable[[dict[str, Any]], Any]:
     """The tree as a function of its symbols' values, its nodes read once by `exprtree.fold` (a chain evaluated at
     many states, a trajectory's, walks its trees once): `rational` makes its rationals, every operation is the
@@ -237,7 +231,7 @@ class Chain:
             raise ValueError(f"normalized weights need phi > 0: balls do not show {self.cfg.interaction.text} > 0")
 
     def values(self, value: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
-        """A value or nested lists of values in another number type (`evaluate_in`): every definition evaluated
+        """A value or nested lists of values in another number type (`compiled_in`): every definition evaluated
         once, in order, over `env` (the values of the tokens' symbols, when they are symbols); the chain's error when
         it names a quantity with balls only."""
         return self.compiled(value, rational)(env)
