@@ -10,10 +10,10 @@ from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.validated.replayable import build_chain
 from headflow.certificates.statements.trajectory import statement as trajectory_statement
 from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.checks import kernel_checks
 from headflow.checks.registry import Context
 
 #: Steps a chain may take, per profile (counted, never timed).
@@ -43,7 +43,7 @@ def certify(claim: DynamicsClaim, negated: bool, ctx: Context) -> tuple[str | No
         embedded(claim),
         data,
     )
-    checked = check_file(path)
+    checked = kernel_checks.checked(path)  # the run's one check of the file (the Coq writer reads it too)
     if not checked.ok:
         path.unlink(missing_ok=True)
         return None, f"the chain's certificate does not re-check: {checked.message}"

@@ -41,6 +41,9 @@ GROWTH_RATE = 4
 #: Step-size control: the next size spends about SAFETY of the remainder a step may add, grows at most MAX_GROWTH
 #: times, and a step that fails for another reason than its remainder is retried SHRINK times as long.
 SAFETY, MAX_GROWTH, SHRINK = 0.5, Fraction(3, 2), Fraction(1, 2)
+#: After PACE_STEPS steps a chain stops when, at their pace, PACE_ROOM times its step budget would not reach the
+#: horizon (its steps grow less than that later: the budget is not spent on a chain that cannot end).
+PACE_STEPS, PACE_ROOM = 16, 2
 #: The largest remainder per unit time a step may add, tried in turn: the looser one takes longer steps (the remainder
 #: of order ORDER + 1 limits them; examples/trajectories.toml: 61 s of CPU against 107 s, the same verdicts, end radii
 #: ~1e-7 against ~1e-10); the tighter one only where the looser chain stopped short for another reason than its step
@@ -58,6 +61,8 @@ class Chain:
     #: The log-norm bound the next step tries first (each step tries a little less than the last one's).
     mu: Fraction = Fraction(1)
     stopped: str = ""
+    #: Whether it stopped on its step budget (spent, or its pace would spend it): a tighter tolerance takes more steps.
+    out_of_steps: bool = False
 
     def payload(self, negated: bool) -> dict[str, Any]:
         """The certificate's payload (`negated`: the statement is a claim's negation, for the elaboration)."""
@@ -133,7 +138,7 @@ def build_chain(statement: Statement, horizon: Fraction, max_steps: int) -> Chai
     until a chain does not stop, or stops at its step budget."""
     for tolerance in TOLERANCES:
         chain = _chain(statement, horizon, max_steps, tolerance)
-        if not chain.stopped or len(chain.steps) >= max_steps:  # done, or out of steps (a tighter one takes more)
+        if not chain.stopped or chain.out_of_steps:  # done, or out of steps (a tighter one takes more)
             break
     return chain
 
@@ -147,7 +152,15 @@ def _chain(statement: Statement, horizon: Fraction, max_steps: int, tolerance: F
         at_start = statement.when == "sometime" and _shown_at(statement, centre, Fraction(0))
         while chain.t < horizon:
             if len(chain.steps) >= max_steps:
-                chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
+                chain.stopped, chain.out_of_steps = (
+                    f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}",
+                    True,
+                )
+                return chain
+            if len(chain.steps) == PACE_STEPS and chain.t * max_steps * PACE_ROOM < horizon * PACE_STEPS:
+                chain.stopped = f"at t = {float(chain.t):.6g} after {PACE_STEPS} steps, a pace that needs more than "
+                chain.stopped += f"{PACE_ROOM} x its budget of {max_steps} steps to reach {float(horizon):.6g}"
+                chain.out_of_steps = True
                 return chain
             for _ in range(SHORTENINGS):
                 step, scale = _try(statement, centre, chain.radius, min(h, horizon - chain.t), chain.mu, tolerance)

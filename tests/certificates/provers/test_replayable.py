@@ -30,6 +30,20 @@ def test_a_chain_stops_at_its_step_budget_with_the_reason() -> None:
     assert chain.t < parsed.time
 
 
+def test_a_chain_whose_pace_cannot_reach_its_horizon_stops_early_and_is_not_built_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """T = 1000 with 300 steps: after PACE_STEPS steps the pace says twice the budget would not reach T, so the
+    chain stops there (counted, as the budget is), and no tighter tolerance (more steps) is tried."""
+    tolerances: list[Fraction] = []
+    chaining = replayable._chain
+    monkeypatch.setattr(replayable, "_chain", lambda *args: tolerances.append(args[-1]) or chaining(*args))
+    parsed = trajectory.statement_of(statement(">=", "0", time="1000"), "demo")
+    chain = build_chain(parsed, parsed.time, 300)
+    assert len(chain.steps) == replayable.PACE_STEPS and chain.out_of_steps and "a pace that needs" in chain.stopped
+    assert tolerances == [replayable.TOLERANCES[0]]
+
+
 def test_a_sometime_chain_that_never_shows_its_bound_stops_with_the_reason() -> None:
     """The least inner product (0 at t = 0, rising) is never below -1/10 on [0, 1/4]: no certificate to write."""
     parsed = trajectory.statement_of(statement("<", "-1/10", when="sometime"), "demo")

@@ -20,6 +20,8 @@ from headflow.checks.registry import Context
 from headflow.checks.runner import run_claims
 from headflow.checks.verdicts import Verdict
 
+from benchmarks.validated import configuration
+
 ROOT = Path(__file__).resolve().parents[3]
 #: Four tokens on the circle, usa in flat space: the first pair's gap falls from 1/5 to 0.018861 on [0, 1/4].
 FLAT = """
@@ -69,6 +71,45 @@ def test_a_true_claim_is_certified_with_the_enclosure_note(tmp_path: Path) -> No
     assert outcome.details["validated_enclosure"]["holds"] is True
     (path,) = outcome.certificates
     assert check_file(Path(path)).ok
+
+
+def test_where_the_enclosure_stops_short_a_chain_the_kernel_replays_certifies_a_true_claim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Lohner enclosure out of its budget after one step (as at n d = 64, where its pace stops it): the claim's
+    own chain of steps reaches T and the kernel accepts it, so the claim is CERTIFIED with both reasons."""
+    monkeypatch.setattr(validated_route, "PACE_STEPS", 1)
+    monkeypatch.setitem(validated_route.WORK, "quick", 1)
+    outcome = decide_closed(
+        claim(property='"at-most"', bound='"1/5"'), Context("quick", seed=0, certificate_dir=tmp_path)
+    )
+    assert outcome.verdict is Verdict.CERTIFIED, outcome
+    assert "the validated enclosure stopped" in outcome.notes and "a chain of validated steps" in outcome.notes
+    assert check_file(Path(outcome.certificates[0])).ok
+    ctx = Context("quick", seed=0, certificate_dir=tmp_path)
+    wrong = validated_route.decide_by_enclosure(claim(property='"at-least"', bound='"191/10000"'), ctx)  # fails at T
+    assert (
+        wrong.decided is None
+        and "the validated enclosure stopped" in wrong.note
+        and "no replayable chain" in wrong.note
+    )
+
+
+@pytest.mark.slow
+def test_a_claim_from_sixty_four_coordinates_is_certified_to_ten(tmp_path: Path) -> None:
+    """Issue 42: eight softmax tokens in R^8 (n d = 64, the trajectory benchmark's start), the cluster gap at most
+    its largest value 2 on [0, 10]: certified by a chain the kernel replays (about 45 s of CPU; the Lohner enclosure
+    alone stops on its pace there, and the chain goes on)."""
+    tokens = configuration(8, 8, "softmax").tokens
+    points = "[" + ", ".join("[" + ", ".join(f'"{v}"' for v in x) + "]" for x in tokens) + "]"
+    text = FLAT.replace('[[1, 0], ["4/5", "3/5"], [0, 1], ["-5/13", "12/13"]]', points)
+    text = text.replace("n = 4\nd = 2", "n = 8\nd = 8").replace('geometry = "flat"\n', 'attention = "softmax"\n')
+    text = text.replace("lambdas = [0.5]", "lambdas = [1.0]").replace("beta = 0.5", "beta = 1.0")
+    text = text.replace("time = 0.25", "time = 10.0").replace('"first_pair_gap"', '"cluster_gap"')
+    eight = claim(text, property='"at-most"', bound='"2"')
+    outcome = decide_closed(eight, Context("thorough", seed=0, certificate_dir=tmp_path))
+    assert outcome.verdict is Verdict.CERTIFIED, outcome
+    assert check_file(Path(outcome.certificates[0])).ok
 
 
 def test_a_head_energy_bound_is_certified_at_its_head(tmp_path: Path) -> None:
