@@ -243,35 +243,26 @@ class _Watch:
 
     def _holding(self, holds: str, details: dict[str, Any]) -> Enclosed:
         """CERTIFIED when a replayable certificate of the claim is accepted, else the enclosure's note."""
-        path, how = self._certificate(negated=False)
-        if path is None:
-            return Enclosed(note=f"{holds}; {how}", details=details)
-        return Enclosed(
-            decided=Outcome(
-                Verdict.CERTIFIED,
-                METHOD,
-                certificates=[path],
-                notes=f"{holds}; {how}",
-                details={"validated_enclosure": details},
-            )
-        )
+        outcome, how = self._claim_certified(holds, details)
+        return Enclosed(decided=outcome) if outcome else Enclosed(note=f"{holds}; {how}", details=details)
 
     def _chained(self, stopped: str, details: dict[str, Any]) -> Enclosed:
         """CERTIFIED when a certificate of the claim is accepted where the enclosure stopped short of T (its chain of
         steps, which the kernel replays, is an enclosure of its own that holds the bound: at n d = 64 it reaches
         T = 10 where the Lohner enclosure's pace does not), else undecided with both reasons."""
+        holds = (
+            f"{stopped}; a chain of validated steps (balls) holds the bound on [0, {float(self.reading.horizon):.6g}]"
+        )
+        outcome, how = self._claim_certified(holds, details | {"holds": True})
+        return Enclosed(decided=outcome) if outcome else _undecided(f"{stopped}; {how}", details)
+
+    def _claim_certified(self, holds: str, details: dict[str, Any]) -> tuple[Outcome | None, str]:
+        """(CERTIFIED with an accepted certificate of the claim, or None; what its certification did)."""
         path, how = self._certificate(negated=False)
         if path is None:
-            return _undecided(f"{stopped}; {how}", details)
-        holds = f"a chain of validated steps (balls) holds the bound on [0, {float(self.reading.horizon):.6g}]"
-        decided = Outcome(
-            Verdict.CERTIFIED,
-            METHOD,
-            certificates=[path],
-            notes=f"{stopped}; {holds}; {how}",
-            details={"validated_enclosure": details | {"holds": True}},
-        )
-        return Enclosed(decided=decided)
+            return None, how
+        enclosure = {"validated_enclosure": details}
+        return Outcome(Verdict.CERTIFIED, METHOD, certificates=[path], notes=f"{holds}; {how}", details=enclosure), how
 
     def _certified(self, refuted: Outcome) -> Outcome:
         """The refutation with an accepted certificate of the claim's negation, or with the note why it has none."""

@@ -5,8 +5,8 @@ written is one the checker accepts.
 Each end set is a Euclidean ball around a dyadic centre (the Taylor polynomial's value at the step's end, its
 midpoint), of the radius the kernel's step needs rounded up (the kernel's box does not depend on that radius, so one
 replay of the step gives it); the box is the hull of the start set and the next centre widened by a margin that grows
-until the kernel's a priori enclosure holds, the log-norm bound rises until shown and falls a little after each step
-where a lower one holds, and the step size follows its remainder (the next one's remainder about SAFETY of the step's
+until the kernel's a priori enclosure holds, the log-norm bound rises until shown and the next step tries a lower one
+first, and the step size follows its remainder (the next one's remainder about SAFETY of the step's
 budget). Every budget is counted (steps, tries), never timed: the chain is the same on every machine.
 """
 
@@ -20,13 +20,7 @@ from typing import Any
 from flint import arb
 from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.kernel.trajectory import (
-    Statement,
-    bounds_log_norm,
-    over_step,
-    replay_step,
-    solution_coefficients,
-)
+from headflow.certificates.kernel.trajectory import Statement, over_step, replay_step, solution_coefficients
 from headflow.certificates.provers.validated.taylor import polynomial
 
 #: Order of the Taylor polynomials (the remainder's series has length ORDER + 2, within python-flint's default cap of
@@ -118,8 +112,6 @@ def _try(
         start = [interval_ball(c - radius, c + radius) for c in centre]
         if statement.when == "always" and not over_step(statement, start, box, h, not radius):
             return None, SHRINK  # the bound is not shown over this step: a shorter one
-        if radius and bounds_log_norm(statement.field, box, mu * 7 / 8):  # the next step tries a lower bound
-            mu = mu * 7 / 8
         return {"h": h, "centre": following, "radius": _dyadic_up(needed), "margin": margin, "mu": mu}, scale
     return None, SHRINK
 
@@ -152,10 +144,8 @@ def _chain(statement: Statement, horizon: Fraction, max_steps: int, tolerance: F
         at_start = statement.when == "sometime" and _shown_at(statement, centre, Fraction(0))
         while chain.t < horizon:
             if len(chain.steps) >= max_steps:
-                chain.stopped, chain.out_of_steps = (
-                    f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}",
-                    True,
-                )
+                chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
+                chain.out_of_steps = True
                 return chain
             if len(chain.steps) == PACE_STEPS and chain.t * max_steps * PACE_ROOM < horizon * PACE_STEPS:
                 chain.stopped = f"at t = {float(chain.t):.6g} after {PACE_STEPS} steps, a pace that needs more than "
@@ -172,7 +162,7 @@ def _chain(statement: Statement, horizon: Fraction, max_steps: int, tolerance: F
                 return chain
             chain.steps.append({k: _text(v) for k, v in step.items()})
             chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
-            h, chain.mu = step["h"] * scale, step["mu"]
+            h, chain.mu = step["h"] * scale, step["mu"] * 7 / 8  # the next step tries a lower bound first
             if statement.when == "sometime" and (at_start or _shown_at(statement, centre, chain.radius)):
                 return chain  # the start or a step end shows the bound: the kernel reads no later step
     if statement.when == "sometime":

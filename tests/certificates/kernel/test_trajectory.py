@@ -161,3 +161,32 @@ def test_a_chain_past_the_counted_work_is_refused_before_any_step(holding: tuple
     too_many = trajectory.MAX_WORK // 6**2 + 1
     with pytest.raises(Rejected, match="steps"):
         trajectory.replay(parsed, payload | {"steps": payload["steps"][:1] * too_many})
+
+
+@pytest.mark.parametrize(
+    ("forge", "why"),
+    [
+        (lambda payload: payload.update(order=12), "a series truncated at length 10"),  # past the series cap
+        (lambda payload: payload.update(order=1), OUTSIDE),  # a cruder step: its remainder misses the stated set
+        (lambda payload: payload["steps"][2].update(margin="1000"), ENCLOSURE),  # a box past where F is defined
+        (lambda payload: payload["steps"][2].update(h="0.01"), "not an exact rational"),  # a float literal
+        (lambda payload: payload["steps"][2].update(h="10**100"), "not an exact rational"),  # an expression
+        (lambda payload: payload["steps"][2].update(radius="-1/1000"), OUTSIDE),
+    ],
+    ids=["order-past-the-cap", "order-one", "huge-margin", "float-step", "expression-step", "negative-radius"],
+)
+def test_a_hostile_payload_is_rejected_with_its_reason(
+    tmp_path: Path, holding: tuple[dict, dict], forge, why: str
+) -> None:
+    data, payload = holding
+    forged = copy.deepcopy(payload)
+    forge(forged)
+    ok, message = checked(tmp_path, data, forged)
+    assert not ok and why in message, message
+
+
+def test_a_bound_false_only_at_the_start_is_rejected(tmp_path: Path, holding: tuple[dict, dict]) -> None:
+    """The least inner product is exactly 0 at t = 0 and rises: ">= 0" holds, "> 0" fails at that one point."""
+    data, payload = holding
+    ok, message = checked(tmp_path, data | {"op": ">"}, payload)
+    assert not ok and "not shown over the step at t = 0" in message, message
