@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from headflow.certificates.kernel import inner_products, registry_statements
-from headflow.certificates.statements.inner_products import GRAM
+from headflow.certificates.statements.gram import GRAM
 from headflow.certificates.store import write_certificate
 
 

@@ -38,6 +38,10 @@ class VectorTree:
     def __sub__(self, other: VectorTree) -> VectorTree:
         return self + (-other)
 
+    def apply(self, operator: str) -> VectorTree:
+        """The linear operator named `operator` (uppercase) applied to this vector."""
+        return VectorTree(["apply", operator, self.tree])
+
 
 def inner(a: VectorTree, b: VectorTree) -> Tree:
     """<a, b> as a scalar tree (unexpanded: the kernel expands it)."""
@@ -76,7 +80,8 @@ class GramObligation:
     hypotheses, the vectors of `zero` shown 0 first (only where `definite`: `certificates.kernel.inner_products`)."""
 
     sentence: str
-    identities: tuple[tuple[Tree, Tree], ...]
+    #: (lhs, rhs), or (lhs, rhs, pairs) for an identity summed over j, k (`certificates.kernel.inner_products`).
+    identities: tuple[tuple[Any, ...], ...]
     unit: tuple[str, ...] = ("x",)
     orthogonal: tuple[tuple[str, str], ...] = ()
     #: <a, b> = value hypotheses (a, b, scalar tree); vectors the kernel shows 0 from <v, v> = 0, which needs
@@ -84,6 +89,10 @@ class GramObligation:
     gram: tuple[tuple[str, str, Tree], ...] = ()
     zero: tuple[Tree, ...] = ()
     definite: bool = False
+    #: Self-adjoint operators, pairs of them with product 0, and [vector, its velocity] for `rate` trees.
+    symmetric: tuple[str, ...] = ()
+    annihilating: tuple[tuple[str, str], ...] = ()
+    velocities: tuple[tuple[str, str], ...] = ()
 
     def entry(self) -> dict[str, Any]:
         """The kernel's table entry (no integer parameters)."""
@@ -97,6 +106,9 @@ class GramObligation:
             "gram": [list(entry) for entry in self.gram],
             "zero": list(self.zero),
             "definite": self.definite,
+            "symmetric": list(self.symmetric),
+            "annihilating": [list(pair) for pair in self.annihilating],
+            "velocities": [list(pair) for pair in self.velocities],
             "identities": [list(pair) for pair in self.identities],
         }
 
@@ -128,7 +140,7 @@ SIMPLEX_SENTENCE = (
 )
 
 
-GRAM: dict[str, GramObligation] = {
+IDENTITIES: dict[str, GramObligation] = {
     "projection.self-pairing": GramObligation(f"{SPACE}: <P u, u> = <P u, P u>", ((inner(PU, U), inner(PU, PU)),)),
     "projection.symmetry": GramObligation(f"{SPACE}: <P u, w> = <u, P w>", ((inner(PU, W), inner(U, PW)),)),
     "projection.tangency": GramObligation(

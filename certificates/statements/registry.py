@@ -40,7 +40,7 @@ from headflow.certificates.kernel import registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements import equilibrium
-from headflow.certificates.statements.inner_products import GRAM
+from headflow.certificates.statements.gram import GRAM
 from headflow.certificates.sympy_trees import formula_from_sympy, from_sympy
 from headflow.identities import closed_forms, signs
 from headflow.identities import condition8_invariance as ci

@@ -53,6 +53,9 @@ def statement(
     gram: Any = (),
     zero: Any = (),
     definite: bool = False,
+    symmetric: Any = (),
+    annihilating: Any = (),
+    velocities: Any = (),
 ) -> dict[str, Any]:
     return {
         "sentence": "test",
@@ -61,6 +64,9 @@ def statement(
         "gram": [list(entry) for entry in gram],
         "zero": list(zero),
         "definite": definite,
+        "symmetric": list(symmetric),
+        "annihilating": [list(p) for p in annihilating],
+        "velocities": [list(p) for p in velocities],
         "identities": [list(pair) for pair in identities],
     }
 
