@@ -16,10 +16,10 @@ free, so an identity shown here holds for vectors of every inner-product space, 
 between vectors is stated as their inner products with a free vector w: equal for every w, the vectors are equal.
 
 Two more rules make the energy's time derivative and its double sums statable:
-- `["rate", a]` is d/dt of the scalar tree a while each vector x of `velocities` ([x, v]) moves with velocity v (A x
-  with A v; the other vectors, the operators and the scalars constant): the chain rule over a's Gram symbols, each
-  d/dt <p, q> = <p', q> + <p, q'>, after an expansion without the hypotheses (they hold at an instant, not along the
-  motion).
+- `["rate", a]` is d/dt of the scalar tree a while each vector x of `velocities` ([x, v]) moves with velocity v, a
+  vector tree (A x with A v; the other vectors, the operators and the scalars constant): the chain rule over a's
+  Gram symbols, each d/dt <p, q> = <p', q> + <p, q'>, after an expansion without the hypotheses (they hold at an
+  instant, not along the motion; the velocities' own expansion uses them: the rate is the one at that instant).
 - An identity with a third entry, pairs [[a, b], ...], is summed: for every n and every sequences of vectors whose j-th
   terms are the pairs' first names and k-th terms their second names, sum_{j,k=1}^n lhs = sum_{j,k=1}^n rhs. It is
   shown by relabelling (j, k) -> (k, j): lhs + lhs' = rhs + rhs' as above, ' exchanging each pair's names (which must
@@ -92,11 +92,10 @@ def expanded(tree: Any, space: Space) -> Any:
     return [expanded(part, space) for part in tree] if isinstance(tree, list) else tree
 
 
-def vector(name: str, moving: dict[str, str] | None = None) -> Any:
+def vector(name: str, moving: dict[str, Any] | None = None) -> Any:
     """The vector tree of a term's name (A x for `Ax`), or with `moving` of its velocity (0 for a fixed vector)."""
     op, base = split(name)
-    tree = ["vec", base if moving is None else moving.get(base, base)]
-    tree = tree if moving is None or base in moving else ["vscale", ["rat", "0"], tree]
+    tree = ["vec", base] if moving is None else moving.get(base, ["vscale", ["rat", "0"], ["vec", base]])
     return ["apply", op, tree] if op else tree
 
 
@@ -124,12 +123,15 @@ def replaced(tree: Any, table: dict[str, Any]) -> Any:
     return [replaced(part, table) for part in tree] if isinstance(tree, list) else tree
 
 
-def relabelling(pairs: list[list[str]], moving: dict[str, str]) -> dict[str, Any]:
+def relabelling(pairs: list[list[str]], moving: dict[str, Any]) -> dict[str, Any]:
     """The `replaced` table exchanging each pair's names (Rejected unless it maps the velocities onto themselves)."""
     sigma = {a: b for a, b in pairs} | {b: a for a, b in pairs}
-    if len(sigma) != 2 * len(pairs) or any(moving.get(sigma.get(x, x)) != sigma.get(v, v) for x, v in moving.items()):
+    table = {json.dumps(["vec", a]): ["vec", b] for a, b in sigma.items()}
+    if len(sigma) != 2 * len(pairs) or any(
+        moving.get(sigma.get(x, x)) != replaced(v, table) for x, v in moving.items()
+    ):
         raise Rejected(f"the pairs {str(pairs)[:60]} do not relabel the vectors and their velocities together")
-    return {json.dumps(["vec", a]): ["vec", b] for a, b in sigma.items()}
+    return table
 
 
 def identities(statement: dict[str, Any]) -> list[tuple[Any, Any]]:

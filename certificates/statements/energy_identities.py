@@ -73,7 +73,7 @@ def _energy(sentence: str, *identities: tuple[Any, ...], **space: Any) -> GramOb
         (GRADIENT, *identities),
         symmetric=operators,
         annihilating=(("M", "G"),) * (operators == ("G", "M")),
-        velocities=(("xj", "vj"), ("xk", "vk")),
+        velocities=(("xj", VJ.tree), ("xk", VK.tree)),
         **space,
     )
 

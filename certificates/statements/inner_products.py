@@ -92,7 +92,7 @@ class GramObligation:
     #: Self-adjoint operators, pairs of them with product 0, and [vector, its velocity] for `rate` trees.
     symmetric: tuple[str, ...] = ()
     annihilating: tuple[tuple[str, str], ...] = ()
-    velocities: tuple[tuple[str, str], ...] = ()
+    velocities: tuple[tuple[str, Tree], ...] = ()
 
     def entry(self) -> dict[str, Any]:
         """The kernel's table entry (no integer parameters)."""

@@ -1,5 +1,6 @@
 """The energy claims' `gram` certificates: the gradient lemma summed over pairs of tokens, the heads' orthogonality
-and the per-token identities, re-checked by the kernel (rate, relabelling, operators) and by Coq.
+and the per-token identities, re-checked by the kernel (rate, relabelling, operators) and by Coq; and T22's early
+rate (the cluster gap's rate at an orthogonal start, tokens moving with vector-tree velocities).
 
 The trees of the gradient lemma are written by hand here (the test does not use the statement builder): for a
 symmetric M and tokens moving with velocities v, sum_{j,k} d/dt exp(beta <x_j, M x_k>) = 2 beta sum_{j,k}
@@ -42,7 +43,7 @@ CLAIMS = (
 )
 BETA = ["sym", "beta"]
 PAIRS = [["xj", "xk"], ["vj", "vk"]]
-MOVING = (("xj", "vj"), ("xk", "vk"))
+MOVING = (("xj", vec("vj")), ("xk", vec("vk")))
 
 
 def applied(operator: str, name: str) -> list[Any]:
@@ -106,15 +107,31 @@ def test_relabelling_proves_double_sums_and_nothing_false() -> None:
             check((false, ["rat", "0"], PAIRS))
 
 
+def test_the_early_rate_holds_and_each_orthogonality_it_uses_is_needed(tmp_path: Path) -> None:
+    """d/dt (1 - <x_i, x_j>) = -2 lambda q for one softmax head at orthogonal tokens; a changed coefficient, x_i and
+    x_j not orthogonal, or the rest r_j of x_j's output not orthogonal to x_i, and it fails."""
+    assert check_file(certify("T22.early-rate", tmp_path)).ok
+    statement = registry_statements.expected("T22.early-rate", {})
+    inner_products.check(statement, "T22.early-rate", {}, 0)
+    wrong_coefficient = copy.deepcopy(statement)
+    wrong_coefficient["identities"][0][1][1] = ["rat", "-1"]
+    broken = [wrong_coefficient]
+    for pair in (["xi", "xj"], ["rj", "xi"]):
+        broken.append(statement | {"orthogonal": [p for p in statement["orthogonal"] if p != pair]})
+    for data in broken:
+        with pytest.raises(Rejected, match="does not hold"):
+            inner_products.check(data, "T22.early-rate", {}, 0)
+
+
 def test_the_rate_uses_no_hypothesis_of_an_instant() -> None:
     """<x, x> = 1 holds at an instant: d/dt <x, x> = 2 <v, x> is kept, not read as d/dt 1 = 0."""
     check(
         (["rate", inner(vec("x"), vec("x"))], ["mul", ["rat", "2"], inner(vec("v"), vec("x"))]),
         unit=("x",),
-        velocities=[("x", "v")],
+        velocities=[("x", vec("v"))],
     )
     with pytest.raises(Rejected, match="does not hold"):
-        check((["rate", inner(vec("x"), vec("x"))], ["rat", "0"]), unit=("x",), velocities=[("x", "v")])
+        check((["rate", inner(vec("x"), vec("x"))], ["rat", "0"]), unit=("x",), velocities=[("x", vec("v"))])
 
 
 def test_operators_orthogonal_heads_and_malformed_applications() -> None:
