@@ -17,9 +17,12 @@ between vectors is stated as their inner products with a free vector w: equal fo
 
 Two more rules make the energy's time derivative and its double sums statable:
 - `["rate", a]` is d/dt of the scalar tree a while each vector x of `velocities` ([x, v]) moves with velocity v, a
-  vector tree (A x with A v; the other vectors, the operators and the scalars constant): the chain rule over a's
-  Gram symbols, each d/dt <p, q> = <p', q> + <p, q'>, after an expansion without the hypotheses (they hold at an
-  instant, not along the motion; the velocities' own expansion uses them: the rate is the one at that instant).
+  vector tree (A x with A v), and each scalar symbol s of `rates` ([s, r]) with rate r, a scalar tree (the other
+  vectors and scalars and the operators constant): the chain rule over a's Gram symbols, each d/dt <p, q> = <p', q> +
+  <p, q'>, and its moving scalars, after an expansion without the hypotheses (they hold at an instant, not along the
+  motion; the rates' own expansion uses them: the rate is the one at that instant). The statement's `positive`
+  scalars are > 0 (what Coq's statement assumes of them; the kernel's formal zero holds wherever both sides are
+  defined).
 - An identity with a third entry, pairs [[a, b], ...], is summed: for every n and every sequences of vectors whose j-th
   terms are the pairs' first names and k-th terms their second names, sum_{j,k=1}^n lhs = sum_{j,k=1}^n rhs. It is
   shown by relabelling (j, k) -> (k, j): lhs + lhs' = rhs + rhs' as above, ' exchanging each pair's names (which must
@@ -100,10 +103,12 @@ def vector(name: str, moving: dict[str, Any] | None = None) -> Any:
 
 
 def rate(plain: Any, space: Space) -> Any:
-    """d/dt of an expanded tree without hypotheses: sum over its Gram symbols g_p_q of d/dg (<p', q> + <p, q'>)."""
+    """d/dt of an expanded tree without hypotheses: sum over its Gram symbols g_p_q of d/dg (<p', q> + <p, q'>), and
+    over its scalar symbols s of `rates` of d/ds times the rate of s."""
     v, pairs = space["velocities"], sorted(m.groups() for m in map(GRAM_SYMBOL.fullmatch, symbols(plain)) if m)
-    dots = [["add", ["inner", vector(p, v), vector(q)], ["inner", vector(p), vector(q, v)]] for _, p, q in pairs]
-    found = [["mul", derivative(plain, g), expanded(d, space)] for (g, _, _), d in zip(pairs, dots, strict=True)]
+    moving = {g: ["add", ["inner", vector(p, v), vector(q)], ["inner", vector(p), vector(q, v)]] for g, p, q in pairs}
+    moving |= {s: r for s, r in space["rates"].items() if s in symbols(plain)}
+    found = [["mul", derivative(plain, name), expanded(dot, space)] for name, dot in sorted(moving.items())]
     return ["add", ["rat", "0"], *found]
 
 
@@ -113,7 +118,7 @@ def hypotheses(statement: dict[str, Any]) -> Space:
     known = {(x, x): ["rat", "1"] for x in statement["unit"]}
     known |= {tuple(sorted(pair)): ["rat", "0"] for pair in statement["orthogonal"]}  # type: ignore[misc]
     known |= {tuple(sorted(entry[:2])): entry[2] for entry in statement["gram"]}  # type: ignore[misc]
-    return statement | {"known": known, "velocities": dict(statement["velocities"])}
+    return statement | {"known": known, "velocities": dict(statement["velocities"]), "rates": dict(statement["rates"])}
 
 
 def replaced(tree: Any, table: dict[str, Any]) -> Any:

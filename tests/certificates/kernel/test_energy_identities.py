@@ -1,6 +1,7 @@
 """The energy claims' `gram` certificates: the gradient lemma summed over pairs of tokens, the heads' orthogonality
 and the per-token identities, re-checked by the kernel (rate, relabelling, operators) and by Coq; and T22's early
-rate (the cluster gap's rate at an orthogonal start, tokens moving with vector-tree velocities).
+rate (the cluster gap's rate at an orthogonal start, tokens moving with vector-tree velocities) and T27's entropy
+identity (scalars moving with stated rates).
 
 The trees of the gradient lemma are written by hand here (the test does not use the statement builder): for a
 symmetric M and tokens moving with velocities v, sum_{j,k} d/dt exp(beta <x_j, M x_k>) = 2 beta sum_{j,k}
@@ -123,6 +124,24 @@ def test_the_early_rate_holds_and_each_orthogonality_it_uses_is_needed(tmp_path:
             inner_products.check(data, "T22.early-rate", {}, 0)
 
 
+def test_the_entropy_identity_holds_and_a_wrong_rate_breaks_it(tmp_path: Path) -> None:
+    """d/dt (log A - beta B / A) = -beta^2 (D / A - B C / A^2) with A' = beta C, B' = beta D + C, and the summands'
+    rates; A' = C (beta dropped), a summand's rate without its factor beta, or the production's sign flipped fail."""
+    assert check_file(certify("T27.entropy-identity", tmp_path)).ok
+    statement = registry_statements.expected("T27.entropy-identity", {})
+    beta, c = ["sym", "beta"], ["sym", "C"]
+    dropped = copy.deepcopy(statement)
+    dropped["rates"] = [[s, c] if s == "A" else [s, r] for s, r in statement["rates"]]
+    summand = copy.deepcopy(statement)
+    summand["identities"][0][1] = ["mul", summand["identities"][0][1][2], summand["identities"][0][1][3]]
+    flipped = copy.deepcopy(statement)
+    flipped["identities"][2][1] = ["mul", ["rat", "-1"], flipped["identities"][2][1]]
+    for data in (dropped, summand, flipped):
+        with pytest.raises(Rejected, match="does not hold"):
+            inner_products.check(data, "T27.entropy-identity", {}, 0)
+    assert beta in statement["rates"][1][1]
+
+
 def test_the_rate_uses_no_hypothesis_of_an_instant() -> None:
     """<x, x> = 1 holds at an instant: d/dt <x, x> = 2 <v, x> is kept, not read as d/dt 1 = 0."""
     check(
@@ -175,6 +194,19 @@ def test_proved_energy_claims_carry_their_certificate(tmp_path: Path) -> None:
         assert result.verdict.value == "PROVED", result
         (path,) = result.certificates
         assert ".gram." in path and check_file(Path(path)).ok
+
+
+@needs_coqc
+def test_coq_proves_the_entropy_identity_with_its_positive_moment(tmp_path: Path) -> None:
+    """Coq's statement assumes A > 0 (its inverse needs it) in every identity, and proves them; the chain rule's
+    identity with the production's sign flipped is refused by coqc."""
+    path = certify("T27.entropy-identity", tmp_path)
+    sentence, built = problem(check_file(path))
+    assert all(s.hypotheses == [[">", ["sym", "A"], ["rat", "0"]]] for s in built)
+    assert run.compile_source(source(path.name, "T27.entropy-identity", sentence, built)).status == "accepted"
+    chain = built[2]
+    flipped = chain._replace(goal=["=", chain.goal[1], ["mul", ["rat", "-1"], chain.goal[2]]])
+    assert run.compile_source(source(path.name, "T27.entropy-identity", sentence, [flipped])).status == "rejected"
 
 
 @needs_coqc

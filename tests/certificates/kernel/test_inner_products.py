@@ -56,6 +56,8 @@ def statement(
     symmetric: Any = (),
     annihilating: Any = (),
     velocities: Any = (),
+    rates: Any = (),
+    positive: Any = (),
 ) -> dict[str, Any]:
     return {
         "sentence": "test",
@@ -67,6 +69,8 @@ def statement(
         "symmetric": list(symmetric),
         "annihilating": [list(p) for p in annihilating],
         "velocities": [list(p) for p in velocities],
+        "rates": [list(p) for p in rates],
+        "positive": list(positive),
         "identities": [list(pair) for pair in identities],
     }
 
