@@ -20,9 +20,7 @@ Two more rules make the energy's time derivative and its double sums statable:
   vector tree (A x with A v), and each scalar symbol s of `rates` ([s, r]) with rate r, a scalar tree (the other
   vectors and scalars and the operators constant): the chain rule over a's Gram symbols, each d/dt <p, q> = <p', q> +
   <p, q'>, and its moving scalars, after an expansion without the hypotheses (they hold at an instant, not along the
-  motion; the rates' own expansion uses them: the rate is the one at that instant). The statement's `positive`
-  scalars are > 0 (what Coq's statement assumes of them; the kernel's formal zero holds wherever both sides are
-  defined).
+  motion; the rates' own expansion uses them: the rate is the one at that instant).
 - An identity with a third entry, pairs [[a, b], ...], is summed: for every n and every sequences of vectors whose j-th
   terms are the pairs' first names and k-th terms their second names, sum_{j,k=1}^n lhs = sum_{j,k=1}^n rhs. It is
   shown by relabelling (j, k) -> (k, j): lhs + lhs' = rhs + rhs' as above, ' exchanging each pair's names (which must

@@ -32,5 +32,4 @@ ENTROPY_IDENTITY = GramObligation(
     ),
     unit=(),
     rates=(("s", RATE), ("A", ["mul", BETA, C]), ("B", ["add", ["mul", BETA, D], C])),
-    positive=("A",),
 )

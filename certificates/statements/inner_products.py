@@ -93,9 +93,8 @@ class GramObligation:
     symmetric: tuple[str, ...] = ()
     annihilating: tuple[tuple[str, str], ...] = ()
     velocities: tuple[tuple[str, Tree], ...] = ()
-    #: [scalar, its rate] for `rate` trees, and the scalars that are > 0 (Coq's hypotheses).
+    #: [scalar, its rate] for `rate` trees.
     rates: tuple[tuple[str, Tree], ...] = ()
-    positive: tuple[str, ...] = ()
 
     def entry(self) -> dict[str, Any]:
         """The kernel's table entry (no integer parameters)."""
@@ -113,7 +112,6 @@ class GramObligation:
             "annihilating": [list(pair) for pair in self.annihilating],
             "velocities": [list(pair) for pair in self.velocities],
             "rates": [list(pair) for pair in self.rates],
-            "positive": list(self.positive),
             "identities": [list(pair) for pair in self.identities],
         }
 

@@ -35,12 +35,9 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
     if form in ((registry_statements.FORM, None, "smt"), (registry_statements.FORM, None, "convexity")):
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
-    if form == (registry_statements.FORM, None, "gram"):  # for all values of the Gram symbols (positive ones > 0)
+    if form == (registry_statements.FORM, None, "gram"):  # for all values of the Gram symbols, lhs = rhs
         pairs = enumerate(inner_products.identities(statement), start=1)
-        positive = [[">", ["sym", name], ["rat", "0"]] for name in statement["positive"]]  # bound in every identity
-        found = [
-            UniversalStatement(f"id{k}", sorted(symbols(["add", *p, *positive])), positive, ["=", *p]) for k, p in pairs
-        ]
+        found = [UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs]
         return checked.proved, found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)

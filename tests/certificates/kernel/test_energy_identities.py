@@ -197,16 +197,25 @@ def test_proved_energy_claims_carry_their_certificate(tmp_path: Path) -> None:
 
 
 @needs_coqc
-def test_coq_proves_the_entropy_identity_with_its_positive_moment(tmp_path: Path) -> None:
-    """Coq's statement assumes A > 0 (its inverse needs it) in every identity, and proves them; the chain rule's
-    identity with the production's sign flipped is refused by coqc."""
+def test_coq_proves_the_entropy_identity_and_not_a_flipped_one(tmp_path: Path) -> None:
+    """Coq proves the three identities (the inverse powers of A are atoms: the chain rule's identity holds as one of
+    polynomials in them, for every real A); with the production's sign flipped coqc refuses it."""
     path = certify("T27.entropy-identity", tmp_path)
     sentence, built = problem(check_file(path))
-    assert all(s.hypotheses == [[">", ["sym", "A"], ["rat", "0"]]] for s in built)
     assert run.compile_source(source(path.name, "T27.entropy-identity", sentence, built)).status == "accepted"
     chain = built[2]
     flipped = chain._replace(goal=["=", chain.goal[1], ["mul", ["rat", "-1"], chain.goal[2]]])
     assert run.compile_source(source(path.name, "T27.entropy-identity", sentence, [flipped])).status == "rejected"
+
+
+def test_a_certificate_with_a_changed_rate_is_rejected(tmp_path: Path) -> None:
+    """A forged T27 certificate (A' = C, its checksum recomputed) is not the table's statement."""
+    path = certify("T27.entropy-identity", tmp_path)
+
+    def drop_beta(data: dict[str, Any]) -> None:
+        data["statement"]["rates"][1][1] = ["sym", "C"]
+
+    assert not check_file(forged_file(path, tmp_path, drop_beta)).ok
 
 
 @needs_coqc

@@ -57,7 +57,6 @@ def statement(
     annihilating: Any = (),
     velocities: Any = (),
     rates: Any = (),
-    positive: Any = (),
 ) -> dict[str, Any]:
     return {
         "sentence": "test",
@@ -70,7 +69,6 @@ def statement(
         "annihilating": [list(p) for p in annihilating],
         "velocities": [list(p) for p in velocities],
         "rates": [list(p) for p in rates],
-        "positive": list(positive),
         "identities": [list(pair) for pair in identities],
     }
 
