@@ -100,9 +100,9 @@ def absent(grams: list[Matrix], sizes: list[int]) -> str | None:
     return "a token's norm is not 1" if any(sum(G[i][i] for G in grams) != 1 for i in range(len(grams[0]))) else None
 
 
-def moving_token(stated: Statement) -> int | None:
-    """The first token whose tangent velocity is exactly not 0 (None: every token rests), by the block Gram
-    algebra of the module docstring; ExpFieldError (a ValueError) where the exact model has no value."""
+def flat_model(stated: Statement) -> tuple[ExactConfiguration, Matrix, Matrix]:
+    """The flat model of the statement's block Gram algebra (module docstring): its configuration at the tokens t_i
+    of R^(nB), G = blockdiag(G^b), and the t_i."""
     grams, n, N = stated.grams, stated.n, stated.n * len(stated.blocks)
     assert grams is not None
 
@@ -113,7 +113,13 @@ def moving_token(stated: Statement) -> int | None:
     scores = [blockwise(lambda b, i, j, m=m: m[b] * grams[b][i][j]) for m in stated.scores]
     values = [blockwise(lambda b, i, j, w=w: w[b] * (i == j)) for w in stated.values]
     flat = ExactConfiguration(tokens, scores, values, stated.beta, "flat", stated.attention)
-    G, zero = blockwise(lambda b, i, j: grams[b][i][j]), ExpNumber.rational(0)
+    return flat, blockwise(lambda b, i, j: grams[b][i][j]), tokens
+
+
+def moving_token(stated: Statement) -> int | None:
+    """The first token whose tangent velocity is exactly not 0 (None: every token rests), by the block Gram
+    algebra of the module docstring; ExpFieldError (a ValueError) where the exact model has no value."""
+    (flat, G, tokens), zero = flat_model(stated), ExpNumber.rational(0)
     for i, (a, t) in enumerate(zip(exact_values(flat, Chain.velocities), tokens, strict=True)):
         along = dot(a, [dot(row, t) for row in G])
         tangent = [ak - along * tk for ak, tk in zip(a, t, strict=True)]

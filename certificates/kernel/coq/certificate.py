@@ -15,7 +15,7 @@ from .. import inner_products, model_statements, real_encoding, real_statements,
 from ..exprtree import symbols
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
-from .model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, witness_problem
+from .model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, moving_problem, witness_problem
 from .statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 
 
@@ -42,6 +42,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])
+    if form == ("equilibrium", None, "witness"):  # the statement's configuration moves
+        return checked.proved, moving_problem(statement)
     if form == ("equilibrium", None, "equilibrium"):  # the statement's tokens are the centre's: its kernel check
         return f"{SPECTRUM_LEFT}; {checked.proved}", equilibrium_problem(payload)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")

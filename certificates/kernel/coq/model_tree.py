@@ -25,11 +25,12 @@ which the Coq text does not mention as matrices: check-cert's own re-check (`mod
 exactly with Fractions before this problem is built, and the file's header says so.
 """
 
+from fractions import Fraction
 from typing import Any
 
-from .. import equilibrium
+from .. import equilibrium, equilibrium_statements as es
 from ..ball_model import stated_delta
-from ..model_chain import Chain, tree_of
+from ..model_chain import Chain, add, mul, tree_of, vector_dot
 from ..model_statements import witness_configuration
 from ..model_terms import STATED, Term
 from ..model_values import Trees, given_rows, witnessed
@@ -90,4 +91,19 @@ def equilibrium_problem(payload: dict[str, Any]) -> PointProblem:
     if payload["point"] or any(equilibrium.dot(x, x) != 1 for x in chain.cfg.tokens):
         raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
     rows = [{"name": "velocity", "expression": tree_of(v), "relation": "="} for x in chain.velocities() for v in x]
+    return PointProblem({}, rows, tuple(chain.rate.definitions))
+
+
+def moving_problem(data: dict[str, Any]) -> PointProblem:
+    """The Coq problem of a moving-regime witness that check-cert accepted: at the flat model of its block Gram algebra
+    (`equilibrium_statements.flat_model`), the moving token's squared tangent speed b^T G b is > 0, over the chain (G
+    is positive semidefinite: b^T G b > 0 exactly when G b, the tangent velocity's coordinates, is not 0)."""
+    stated = es.statement_of(data)
+    (flat, G, tokens), i = es.flat_model(stated), es.moving_token(stated)
+    chain = Chain(flat)
+    a, t = chain.velocities()[i], tokens[i]  # type: ignore[index]
+    along = vector_dot(a, [vector_dot(row, t) for row in G])  # type: ignore[arg-type]
+    b = [add([ak, mul(Fraction(-1), mul(along, tk))]) for ak, tk in zip(a, t, strict=True)]
+    speed = vector_dot(b, [vector_dot(row, b) for row in G])  # type: ignore[arg-type]
+    rows = [{"name": f"token {i} moves: |P v_{i}|^2 > 0", "expression": tree_of(speed), "relation": ">"}]
     return PointProblem({}, rows, tuple(chain.rate.definitions))

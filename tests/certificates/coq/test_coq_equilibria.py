@@ -3,6 +3,7 @@ model chain's definitions, exp and inverses as atoms); the spectrum stays check-
 
 A genuine single-cluster certificate compiles; a forged one (a token moved, the index changed) is not accepted; the
 Coq proof of a configuration that moves does not go through; an equilibrium in a Krawczyk box has no Coq statement.
+A witness that a configuration moves states its moving token's squared tangent speed > 0, which coqc proves.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any
 import pytest
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.model_tree import SPECTRUM_LEFT, equilibrium_problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable, guard
+from headflow.certificates.kernel.verify import check_file
 from headflow.checks import cli, coq_files
 
 from tests.coq_tier import needs_coqc
@@ -98,3 +101,30 @@ def test_an_equilibrium_in_a_krawczyk_box_has_no_coq_statement(clusters: dict[st
     payload["configuration"]["tokens"][0] = ["3/4", "0"]  # not unit
     with pytest.raises(NotTranslatable):
         equilibrium_problem(payload)
+
+
+MOVING_CLAIM = """
+[[claim]]
+id = "orthonormal-tokens-at-rest"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "0"
+property = "critical-point"
+"""
+
+
+@needs_coqc
+def test_a_moving_witness_is_re_checked_by_coq_and_a_flipped_speed_is_not(tmp_path: Path) -> None:
+    """Orthonormal tokens are no equilibrium: the REFUTED claim's witness states the moving token's squared tangent
+    speed b^T G b > 0 at the flat model of its Gram algebra, and coqc proves it; the same statement with the speed
+    < 0 is refused."""
+    claims = tmp_path / "moving.toml"
+    claims.write_text(MOVING_CLAIM)
+    assert cli.main(["check", str(claims), "--certificates", str(tmp_path / "out")]) == 1
+    (path,) = sorted((tmp_path / "out").glob("*.witness.*.json"))
+    checked = coq_files.check(path)
+    assert checked.status == coq_files.RECHECKED, checked.message
+    assert "|P v_" in coq_files.coq_text(path)
+    sentence, built = problem(check_file(path))
+    flipped = built._replace(conditions=[c | {"relation": "<"} for c in built.conditions])
+    assert run.compile_source(source(path.name, "orthonormal-tokens-at-rest", sentence, flipped)).status == "rejected"
