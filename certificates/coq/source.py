@@ -86,8 +86,9 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     rewrites = ", ".join(f"?{name}_def" for name in reversed(defined))
     nonzero = f"apply nonzero_of_abs; interval with (i_prec {prec})"
     tactics = [f"interval with (i_prec {prec})", nonzero]
-    if exact and defined:  # an equation (a zero velocity): the names rewritten into their terms, then ring or field
-        tactics.append(f"rewrite {rewrites}; first [ ring | field; repeat split; {nonzero} ]")
+    if exact:  # an equation (a zero velocity, a pinned value): the names rewritten into their terms, ring or field
+        rewrite = f"rewrite {rewrites}; " if defined else ""
+        tactics.append(f"{rewrite}first [ ring | field; repeat split; {nonzero} ]")
     close = f"first [ {' | '.join(tactics)} ]"
     named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""

@@ -13,8 +13,12 @@ A claim's sides and `given` conditions (`certificates.kernel.model_terms`, parse
 trees the checker's balls read (`model_values.Trees` over one `Chain`: weights, head outputs, velocities, score rates,
 softmax rows, energies, entropies and their rates at the exact data, sums over the witness's n tokens and H heads
 unrolled, each inner product and sum named), so that Coq states what check-cert checked; the two sides are named
-too (`lhs`, `rhs`), so that each `interval` call sees a short term. An operator norm (balls only), a norm |u| and a
-logarithm of a claim's term are `NotTranslatable`.
+too (`lhs`, `rhs`), so that each `interval` call sees a short term. A norm |u| is Coq's sqrt of the sum of squares and
+a logarithm Coq's ln, each with its definedness among the conjuncts (`statements.translated`: 0 <= x under sqrt,
+0 < x under ln). The cluster gap 1 - min_(a < b) <x_a, x_b> of the exact tokens reaches the trees as its rational
+value g, which the Theorem pins first: g >= 1 - <x_a, x_b> for every pair, with equality at a pair of least inner
+product, each inner product written out from the tokens' coordinates. An operator norm (balls only) is
+`NotTranslatable`.
 
 The Theorem of a claim's witness states, at the exact data, every `given` condition at every token i, for the
 witness's head h when it names one (as the statement reads: "if the conditions hold at every token i"; `rhs - lhs` of
@@ -25,14 +29,16 @@ which the Coq text does not mention as matrices: check-cert's own re-check (`mod
 exactly with Fractions before this problem is built, and the file's header says so.
 """
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
 from .. import equilibrium, equilibrium_statements as es
 from ..ball_model import stated_delta
+from ..exact_data import dot
 from ..model_chain import Chain, add, mul, tree_of, vector_dot
 from ..model_statements import witness_configuration
-from ..model_terms import STATED, Term
+from ..model_terms import STATED
 from ..model_values import Trees, given_rows, witnessed
 from .statements import NotTranslatable, PointProblem
 
@@ -54,11 +60,6 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
     if claim.exists and claim.relation.op == "=":
         raise NotTranslatable("an exact identity at the witness (exponential polynomials): interval proves no equality")
-    terms = [t for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs)]
-    if any(_uses(t, ("norm", "log")) for t in terms):
-        raise NotTranslatable("a norm |u| (a square root) or a logarithm of a model term has no Coq statement yet")
-    if any("cluster_gap" in t.names for t in terms):  # its exact value would reach Coq as a number, unchecked there
-        raise NotTranslatable("the model quantity 'cluster_gap' (a minimum over pairs) has no Coq term")
     cfg = witness_configuration(claim, payload)
     if (size := cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])) > MAX_SIZE:
         raise NotTranslatable(f"too large: n^2 H d = {size} (the Coq statement takes at most {MAX_SIZE})")
@@ -68,7 +69,8 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     def where(binding: dict[str, int]) -> str:
         return " at " + ", ".join(f"{k} = {v}" for k, v in sorted(binding.items())) if binding else ""
 
-    rows = []
+    gapped = any("cluster_gap" in t.names for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs))
+    rows = _cluster_gap_rows(cfg.tokens) if gapped else []
     for c, binding, gap in given_rows(claim, trees, at):
         rows.append({"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]})
     lhs, rhs = (tree_of(chain.rate.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
@@ -79,9 +81,18 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     return PointProblem({}, rows, tuple(chain.rate.definitions))
 
 
-def _uses(term: Term, ops: tuple[str, ...]) -> bool:
-    """Whether the term has a node of one of `ops`."""
-    return term.op in ops or any(_uses(a, ops) for a in term.args if isinstance(a, Term))
+def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:
+    """What pins the rational value g of `cluster_gap` = 1 - min_(a < b) <x_a, x_b> at exact tokens (it reaches the
+    statement as that number): g >= 1 - <x_a, x_b> for every pair, with equality at the first pair of least inner
+    product, each inner product written out from the coordinates."""
+    pairs = sorted(itertools.combinations(range(len(tokens)), 2), key=lambda p: dot(tokens[p[0]], tokens[p[1]]))
+    value, rows = tree_of(1 - dot(tokens[pairs[0][0]], tokens[pairs[0][1]])), []
+    for k, (a, b) in enumerate(pairs):
+        products = (["mul", tree_of(u), tree_of(w)] for u, w in zip(tokens[a], tokens[b], strict=True))
+        name, relation = f"cluster_gap {'=' if k == 0 else '>='} 1 - <x_{a}, x_{b}>", "=" if k == 0 else ">="
+        expression = ["sub", value, ["sub", ["rat", "1"], ["add", *products]]]
+        rows.append({"name": name, "expression": expression, "relation": relation})
+    return rows
 
 
 def equilibrium_problem(payload: dict[str, Any]) -> PointProblem:
