@@ -77,7 +77,8 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
-        raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only, no Coq term")
+        why = "the largest singular value: eigenvalues have no formalization in Coq's stdlib, Interval or Coquelicot"
+        raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only ({why})")
     return PointProblem({}, rows, tuple(chain.rate.definitions))
 
 
