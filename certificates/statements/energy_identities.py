@@ -18,8 +18,6 @@ from typing import Any
 from headflow.certificates.statements.inner_products import GramObligation, VectorTree, inner
 from headflow.identities.closed_forms import tangent_projection
 
-Tree = list[Any]
-
 XJ, XK, VJ, VK, X, U, F, G = (VectorTree(["vec", name]) for name in ("xj", "xk", "vj", "vk", "x", "u", "f", "g"))
 BETA = ["sym", "beta"]
 #: exp(beta <x_j, M x_k>): the pair's term of 2 beta n^2 E_h for the head with score matrix M.
