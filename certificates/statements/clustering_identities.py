@@ -25,8 +25,8 @@ def _velocity(token: VectorTree, other: VectorTree, rest: VectorTree) -> VectorT
 
 
 EARLY_RATE = GramObligation(
-    "softmax attention, scalar heads M_h = W_h = lambda_h I (lambda_h > 0), unit tokens pairwise orthogonal at t = 0 "
-    "(rho = 0, d >= n), for every n >= 2, beta > 0, H >= 1: at token i head h's weights are p_ii = "
+    "softmax attention, scalar heads M_h = W_h = lambda_h I (lambda_h real), unit tokens pairwise orthogonal at t = 0 "
+    "(rho = 0, d >= n), for every n >= 2, real beta, H >= 1: at token i head h's weights are p_ii = "
     "exp(beta lambda_h) q_h and p_ik = q_h (k != i), q_h = 1/(exp(beta lambda_h) + n - 1), so f^h_i = lambda_h q_h "
     "(exp(beta lambda_h) x_i + x_j + r_i), r_i = sum_{k != i, j} x_k orthogonal to x_i and x_j. Re-checked: for one "
     "head (lambda, q), as x_i and x_j move with P_(x_i) f_i and P_(x_j) f_j, d/dt (1 - <x_i, x_j>) = -2 lambda q. "
