@@ -33,17 +33,16 @@ from headflow.checks import kernel_checks
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
 #: An equilibrium's file states its zero velocity only (`model_tree.equilibrium_problem`): coqc's acceptance does not
 #: make Coq an independent checker of the claim, whose spectrum (the index, the stability) is check-cert's alone.
-PARTIAL = (
-    "zero velocity re-checked by Coq, the spectrum not (counting eigenvalues by Gershgorin discs has no "
-    "formalization in Coq's standard library, Interval or Coquelicot)"
-)
+#: Why: the theorem the check-cert side rests on is not formalized in the Coq libraries the re-check uses.
+UNFORMALIZED = "has no formalization in Coq's standard library, Interval or Coquelicot"
+PARTIAL = f"zero velocity re-checked by Coq, the spectrum not (counting eigenvalues by Gershgorin discs {UNFORMALIZED})"
 UNPROVED = "not re-checked by Coq"
 #: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
 #: says the same).
 UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
-    "point, has no formalization in Coq's standard library, Interval or Coquelicot), or at tokens that are not unit "
-    "rationals: no exact Coq term (at an exact centre Coq states the zero velocity; the spectrum stays check-cert's)",
+    f"point, {UNFORMALIZED}), or at tokens that are not unit rationals: no exact Coq term (at an exact centre Coq "
+    "states the zero velocity; the spectrum stays check-cert's)",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }

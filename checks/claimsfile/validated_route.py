@@ -52,7 +52,7 @@ from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.trajectory import coefficient
 from headflow.certificates.model_balls import TermAtTokens
 from headflow.certificates.provers.validated import Step, enclose
-from headflow.certificates.provers.validated.integrator import BITS
+from headflow.certificates.provers.validated.integrator import BITS, PACE_STEPS, beyond_pace
 from headflow.certificates.provers.validated.step import time_interval
 from headflow.certificates.provers.validated.taylor import coverage_failure, model_field, series_length
 from headflow.certificates.statements.trajectory import INVARIANT_REGIONS, LIMITS, bound_reading, given_configuration
@@ -67,9 +67,6 @@ MAX_SIZE = {"quick": 24, "thorough": 64}
 #: One claim's work in steps x (n d)^2, counted, never timed (quick: ~80 steps at n d = 12, ~20 at n d = 24;
 #: thorough: ~240 steps at n d = 64).
 WORK = {"quick": 12_000, "thorough": 1_000_000}
-#: After this many steps the route stops when the steps so far, at their pace, would need more than the budget to
-#: reach T (a horizon the enclosure cannot reach is not integrated to the end of the budget).
-PACE_STEPS = 16
 #: How often a step's box is replaced by its Picard image before the observable's rate is read over it.
 TIGHTENINGS = 2
 #: The model terms (`certificates.kernel.model_terms`) of the quantities read from the chain: (without, with) a head.
@@ -306,8 +303,7 @@ class _Watch:
         if self.refuted is not None or self.holds_early:
             self.stopped = "decided"
             raise _Stop
-        k, pace = len(self.steps), end_time / reading.horizon
-        if k >= PACE_STEPS and k > pace * self.max_steps:
+        if beyond_pace(k := len(self.steps), end_time, reading.horizon, self.max_steps):
             self.stopped = (
                 f"at t = {float(end_time):.6g} after {k} steps, a pace that needs more than the {self.ctx.profile} "
                 f"profile's {self.max_steps} steps to reach T = {float(reading.horizon):.6g}"

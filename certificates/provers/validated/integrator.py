@@ -32,6 +32,15 @@ BITS = 64
 ACCEPTED = 4.0
 #: How much the step size's ceiling rises with each accepted step after a step size failed.
 CEILING_GROWTH = 1.125
+#: The steps after which a run that cannot reach its horizon within its budget is stopped (`beyond_pace`).
+PACE_STEPS = 16
+
+
+def beyond_pace(steps: int, t: Fraction, horizon: Fraction, max_steps: int, room: int = 1) -> bool:
+    """Whether, after at least PACE_STEPS steps, the steps so far at their pace (t reached in `steps`) would need more
+    than `room` times the budget of `max_steps` to reach the horizon: such a run is not taken to the end of its budget
+    (both the claims route's Lohner enclosure and the replayable chains stop on it, counted, never timed)."""
+    return steps >= PACE_STEPS and t * max_steps * room < horizon * steps
 
 
 @dataclass

@@ -21,6 +21,7 @@ from flint import arb
 from headflow.certificates.kernel.exact import ball_of, exact_value, interval_ball, precision
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.trajectory import Statement, over_step, replay_step, solution_coefficients
+from headflow.certificates.provers.validated.integrator import PACE_STEPS, beyond_pace
 from headflow.certificates.provers.validated.taylor import polynomial
 
 #: Order of the Taylor polynomials (the remainder's series has length ORDER + 2, within python-flint's default cap of
@@ -35,9 +36,10 @@ GROWTH_RATE = 4
 #: Step-size control: the next size spends about SAFETY of the remainder a step may add, grows at most MAX_GROWTH
 #: times, and a step that fails for another reason than its remainder is retried SHRINK times as long.
 SAFETY, MAX_GROWTH, SHRINK = 0.5, Fraction(3, 2), Fraction(1, 2)
-#: After PACE_STEPS steps a chain stops when, at their pace, PACE_ROOM times its step budget would not reach the
-#: horizon (its steps grow less than that later: the budget is not spent on a chain that cannot end).
-PACE_STEPS, PACE_ROOM = 16, 2
+#: After PACE_STEPS steps (`integrator.beyond_pace`) a chain stops when, at their pace, PACE_ROOM times its step budget
+#: would not reach the horizon (its steps grow less than that later: the budget is not spent on a chain that cannot
+#: end); checked once, at that step. Each step tries LOWER times the last log-norm bound first.
+PACE_ROOM, LOWER = 2, Fraction(7, 8)
 #: The largest remainder per unit time a step may add, tried in turn: the looser one takes longer steps (the remainder
 #: of order ORDER + 1 limits them; examples/trajectories.toml: 61 s of CPU against 107 s, the same verdicts, end radii
 #: ~1e-7 against ~1e-10); the tighter one only where the looser chain stopped short for another reason than its step
@@ -147,7 +149,7 @@ def _chain(statement: Statement, horizon: Fraction, max_steps: int, tolerance: F
                 chain.stopped = f"the budget of {max_steps} steps ended at t = {float(chain.t):.6g}"
                 chain.out_of_steps = True
                 return chain
-            if len(chain.steps) == PACE_STEPS and chain.t * max_steps * PACE_ROOM < horizon * PACE_STEPS:
+            if len(chain.steps) == PACE_STEPS and beyond_pace(PACE_STEPS, chain.t, horizon, max_steps, PACE_ROOM):
                 chain.stopped = f"at t = {float(chain.t):.6g} after {PACE_STEPS} steps, a pace that needs more than "
                 chain.stopped += f"{PACE_ROOM} x its budget of {max_steps} steps to reach {float(horizon):.6g}"
                 chain.out_of_steps = True
@@ -162,7 +164,7 @@ def _chain(statement: Statement, horizon: Fraction, max_steps: int, tolerance: F
                 return chain
             chain.steps.append({k: _text(v) for k, v in step.items()})
             chain.t, centre, chain.radius = chain.t + step["h"], step["centre"], step["radius"]
-            h, chain.mu = step["h"] * scale, step["mu"] * 7 / 8  # the next step tries a lower bound first
+            h, chain.mu = step["h"] * scale, step["mu"] * LOWER  # the next step tries a lower bound first
             if statement.when == "sometime" and (at_start or _shown_at(statement, centre, chain.radius)):
                 return chain  # the start or a step end shows the bound: the kernel reads no later step
     if statement.when == "sometime":
