@@ -181,7 +181,21 @@ def _relabel(data: dict[str, Any]) -> None:
     data["statement"]["claim"] = "T16.flat-orthogonal"
 
 
-@pytest.mark.parametrize("edit", [_edit_coefficient, _drop_symmetry, _drop_orthogonality, _relabel])
+def _float_coefficient(data: dict[str, Any]) -> None:
+    data["statement"]["identities"][0][1][1] = ["rat", "2.0"]
+
+
+def _huge_identity(data: dict[str, Any]) -> None:
+    """A 400-deep rate appended to the identities: refused as not the table's statement, before any expansion."""
+    deep: list[Any] = ["rat", "1"]
+    for _ in range(400):
+        deep = ["exp", deep]
+    data["statement"]["identities"].append([["rate", deep], ["rat", "0"]])
+
+
+@pytest.mark.parametrize(
+    "edit", [_edit_coefficient, _drop_symmetry, _drop_orthogonality, _relabel, _float_coefficient, _huge_identity]
+)
 def test_a_forged_energy_certificate_is_rejected(certificates: dict[str, Path], tmp_path: Path, edit: Any) -> None:
     forged = forged_file(certificates["T17.shadow-decomposition"], tmp_path, edit)
     assert not check_file(forged).ok, edit.__name__
