@@ -1,7 +1,11 @@
-"""Claims-file text shared by tests that need one certificate of each common kind, and `claims_of`, which picks
-claims out of a claims file's text."""
+"""Claims-file text shared by tests that need one certificate of each common kind, `claims_of`, which picks
+claims out of a claims file's text, and `certificates_of`, the certificates a check of such text writes."""
 
 import re
+from pathlib import Path
+
+#: The repository's example claims files.
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 #: A constant (its certificate: a point witness) and an inequality for every H (its certificate: smt).
 POINT_AND_SMT = """
@@ -26,3 +30,13 @@ def claims_of(text: str, *ids: str, keep: bool = True) -> str:
     """The `[[claim]]` tables of `text` whose id is (keep) or is not (not keep) one of `ids`."""
     tables = ["[[claim]]" + part for part in text.split("[[claim]]")[1:]]
     return "".join(t for t in tables if (re.search(r'id = "([^"]+)"', t)[1] in ids) == keep)  # type: ignore[index]
+
+
+def certificates_of(text: str, folder: Path) -> dict[str, Path]:
+    """The certificates `headflow check` writes for the claims of `text` (run in `folder`), by claim id."""
+    import headflow.checks as checks
+
+    claims = folder / "claims.toml"
+    claims.write_text(text)
+    checks.check(claims, certificates=folder / "out", progress=False)
+    return {path.name.split(".witness.")[0]: path for path in (folder / "out").glob("*.json")}

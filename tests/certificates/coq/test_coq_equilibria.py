@@ -23,6 +23,7 @@ from headflow.checks import cli, coq_files
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
+from tests.sample_claims import EXAMPLES, certificates_of, claims_of
 
 
 @pytest.fixture(scope="module")
@@ -103,25 +104,13 @@ def test_an_equilibrium_in_a_krawczyk_box_has_no_coq_statement(clusters: dict[st
         equilibrium_problem(payload)
 
 
-MOVING_CLAIM = """
-[[claim]]
-id = "orthonormal-tokens-at-rest"
-kind = "equilibrium"
-tokens = "equiangular"
-rho = "0"
-property = "critical-point"
-"""
-
-
 @needs_coqc
 def test_a_moving_witness_is_re_checked_by_coq_and_a_flipped_speed_is_not(tmp_path: Path) -> None:
     """Orthonormal tokens are no equilibrium: the REFUTED claim's witness states the moving token's squared tangent
     speed b^T G b > 0 at the flat model of its Gram algebra, and coqc proves it; the same statement with the speed
     < 0 is refused."""
-    claims = tmp_path / "moving.toml"
-    claims.write_text(MOVING_CLAIM)
-    assert cli.main(["check", str(claims), "--certificates", str(tmp_path / "out")]) == 1
-    (path,) = sorted((tmp_path / "out").glob("*.witness.*.json"))
+    text = claims_of((EXAMPLES / "equilibria.toml").read_text(), "orthonormal-tokens-at-rest")
+    path = certificates_of(text, tmp_path)["orthonormal-tokens-at-rest"]
     checked = coq_files.check(path)
     assert checked.status == coq_files.RECHECKED, checked.message
     assert "|P v_" in coq_files.coq_text(path)

@@ -10,46 +10,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import headflow.checks as checks
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.verify import check_file
 
 from tests.coq_tier import needs_coqc
+from tests.sample_claims import EXAMPLES, certificates_of, claims_of
 
-STATIONARY = """
-[[claim]]
-id = "repulsive-relu-hemisphere-clusters"
-kind = "dynamics"
-quantity = "cluster_gap"
-property = "tends-to"
-limit = "0"
-attention = "relu"
-n = 4
-d = 3
-beta = -1
-heads = "scalar"
-lambdas = [1.0]
-tokens = "hemisphere"
-
-[[claim]]
-id = "entropy-at-least-log-n"
-kind = "model"
-attention = "softmax"
-lhs = "entropy_h_i"
-op = ">="
-rhs = "log(n)"
-"""
+#: A stationary start whose claim reads the cluster gap, and a model claim with a logarithm (both REFUTED).
+CLAIMS = claims_of((EXAMPLES / "masks.toml").read_text(), "repulsive-relu-hemisphere-clusters") + claims_of(
+    (EXAMPLES / "literature.toml").read_text(), "rig.entropy-non-negative.wrong-log-n"
+)
 
 
 @needs_coqc
 def test_the_cluster_gap_and_a_logarithm_are_stated_and_a_changed_gap_is_refused(tmp_path: Path) -> None:
-    claims = tmp_path / "claims.toml"
-    claims.write_text(STATIONARY)
-    checks.check(claims, certificates=tmp_path / "out", progress=False)
-    paths = {path.name.split(".")[0]: path for path in (tmp_path / "out").glob("*.json")}
-    assert set(paths) == {"repulsive-relu-hemisphere-clusters", "entropy-at-least-log-n"}
+    paths = certificates_of(CLAIMS, tmp_path)
+    assert set(paths) == {"repulsive-relu-hemisphere-clusters", "rig.entropy-non-negative.wrong-log-n"}
     for claim, path in paths.items():
         sentence, built = problem(check_file(path))
         assert run.compile_source(source(path.name, claim, sentence, built)).status == "accepted", claim
