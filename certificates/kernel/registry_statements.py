@@ -53,7 +53,7 @@ def expected(claim_id: str, parameters: object) -> dict[str, Any]:
         if not isinstance(text, str) or not text.isdigit() or len(text) > 12 or not lo <= int(text) <= hi:
             raise Rejected(f"parameter {name} must be an integer in [{lo}, {hi}], not {str(text)[:40]!r}")
     values = {name: int(parameters[name]) for name in entry["ranges"]}  # type: ignore[index]
-    body = {key: value for key, value in entry.items() if key != "cases"}
+    body = {key: value for key, value in entry.items() if key not in ("cases", "models")}
     if "cases" in entry:
         key = ",".join(f"{name}={values[name]}" for name in entry["shape"])
         if key not in entry["cases"]:
@@ -73,6 +73,26 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     if kind != mine["kind"] or mine.get("witness", kind) not in CHECKERS:  # equilibria: an explicit statement
         raise Rejected(f"{claim_id} is not certified by {kind} certificates of form {FORM} (its kind: {mine['kind']})")
     return CHECKERS[mine.get("witness", kind)](mine, claim_id, payload, seconds)
+
+
+def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
+    """A claims-file `model` statement: refuted or proved by a witness (`model_statements.check`), or, kind `gram`,
+    proved by the gram check of the table entry that lists it among its `models` (`paper_identity`)."""
+    if kind != "gram":
+        return model_statements.check(data, claim_id, kind, payload, seconds)
+    shown, paper = model_statements.shown(data, model_statements.statement_of(data, claim_id)), paper_identity(data)
+    proved, how = inner_products.check(paper, paper["claim"], payload, seconds)
+    return f"proves claim {claim_id!r}: the model statement {shown}, which is {paper['claim']}: {proved}", how
+
+
+def paper_identity(data: dict[str, Any]) -> dict[str, Any]:
+    """The gram statement of the table entry whose `models` (the paper's identity as model statements, written once
+    outside the kernel and reviewed as its sentence is) include the model statement `data`, field for field."""
+    body = {key: value for key, value in data.items() if key not in ("form", "claim")}
+    names = [name for name, entry in table().items() if body in entry.get("models", ())]
+    if not names:
+        raise Rejected("the kernel's table lists this model statement under none of the paper's identities")
+    return expected(names[0], {})
 
 
 def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:

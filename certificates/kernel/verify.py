@@ -43,7 +43,7 @@ from .recheck import Rejected
 
 #: form -> its checker (the form's module holds its shape and its checker).
 CHECKERS = (real_statements, registry_statements, model_statements, equilibrium_statements, trajectory)
-FORMS = {m.FORM: m.check for m in CHECKERS}
+FORMS = {m.FORM: m.check for m in CHECKERS} | {model_statements.FORM: registry_statements.model_check}
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Certificates of the registry's inner-product identities (kind `gram`): the kernel's table entry, checked, written.
+"""Certificates of the registry's inner-product identities (kind `gram`): the kernel's table entry, checked, written;
+and of the claims-file model claims that are one of them.
 
 The statement is the kernel's own (`certificates.kernel.registry_statements.expected`, built by
 `certificates.statements.inner_products`); the payload is empty, since the kernel re-derives every expansion itself
@@ -9,8 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.schema import ModelClaim
 from headflow.certificates.kernel import inner_products, registry_statements
+from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.statements.gram import GRAM
+from headflow.certificates.statements.model import statement_data
 from headflow.certificates.store import write_certificate
 
 
@@ -19,6 +24,18 @@ def certify(claim_id: str, directory: Path) -> Path:
     statement = registry_statements.expected(claim_id, {})
     inner_products.check(statement, claim_id, {}, 0)
     return write_certificate(directory, claim_id, "gram", {}, statement=statement)
+
+
+def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
+    """The `gram` certificate of a claims-file model claim that is one of the paper's identities (the kernel's table
+    lists its model statement under one: `registry_statements.paper_identity`), after the kernel's check accepted
+    it; None for any other claim."""
+    statement = statement_data(claim)
+    try:
+        registry_statements.model_check(statement, claim.id, "gram", {}, 0)
+    except Rejected:
+        return None
+    return write_certificate(directory, claim.id, "gram", {}, embedded(claim), statement)
 
 
 def has_certificate(claim_id: str) -> bool:

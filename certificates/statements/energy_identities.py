@@ -63,6 +63,19 @@ SHADOW_TOKEN = (
 )
 
 
+#: The claims-file fields of the settings the energy statements' model claims add to usa on the sphere, aligned
+#: symmetric heads; Condition 8 summed over the tokens.
+FLAT = {"geometry": "flat"}
+ORTHOGONAL_MODEL = {"assume": ["symmetric-scores", "aligned-values", "orthogonal-heads"]}
+SUMMED_CONDITION8 = "sum_i(a_h_i * A_h_i) <= sum_i(T_h_i)"
+
+
+def _rate(lhs: str, op: str, rhs: str, setting: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The model claim `lhs op rhs` of the energy's rate, usa attention with aligned symmetric heads on the sphere
+    unless `setting` says otherwise (claims-file fields: `certificates.statements.model.model_body`)."""
+    return {"assume": ["symmetric-scores", "aligned-values"], **(setting or {}), "lhs": lhs, "op": op, "rhs": rhs}
+
+
 def _energy(sentence: str, *identities: tuple[Any, ...], **space: Any) -> GramObligation:
     """A statement with the gradient lemma first, then `identities`, over M symmetric (G too where orthogonal)."""
     operators = ("G", "M") if ORTHOGONAL in identities else ("M",)
@@ -89,9 +102,11 @@ ENERGY: dict[str, GramObligation] = {
         "<xdot_j, n v_j> = (1/n) sum_j |xdot_j|^2 >= 0 (a sum of squared norms)",
         *SPHERE,
         unit=("x",),
+        models=(_rate("dE_dt", "=", "sum_i(norm2(xdot_i)) / n"), _rate("dE_dt", ">=", "0")),
     ),
     "T11.energy-rate.flat": _energy(
         f"{SETTING}{JOINED}so, with xdot_j = v_j, dE/dt = (1/n^2) sum_j <xdot_j, n v_j> = (1/n) sum_j |xdot_j|^2 >= 0",
+        models=(_rate("dE_dt", "=", "sum_i(norm2(xdot_i)) / n", FLAT), _rate("dE_dt", ">=", "0", FLAT)),
     ),
     "T16.flat-orthogonal": _energy(
         f"{SETTING}{ORTHOGONAL_HEADS}; (3) <f + g, f> = <f, f> for <f, g> = 0{JOINED}so, with xdot_i = (1/n) "
@@ -99,23 +114,30 @@ ENERGY: dict[str, GramObligation] = {
         ORTHOGONAL,
         (inner(F + G, F), inner(F, F)),
         orthogonal=(("f", "g"),),
+        models=(_rate("dE_h_dt", "=", "sum_i(norm2(f_h_i)) / n**3", FLAT | ORTHOGONAL_MODEL),),
     ),
     "T17.shadow-decomposition": _energy(
         f"{SETTING}{ORTHOGONAL_HEADS}; {SHADOW_TOKEN}{JOINED}so dE_h/dt = (1/n^3) sum_i (T^h_i - a^h_i A^h_i)",
         *SHADOW,
         **SHADOW_SPACE,
+        models=(_rate("dE_h_dt", "=", "sum_i(T_h_i - a_h_i * A_h_i) / n**3", ORTHOGONAL_MODEL),),
     ),
     "C8.radial-dominance": _energy(
         f"{SETTING}{ORTHOGONAL_HEADS}; {SHADOW_TOKEN}{JOINED}so dE_h/dt = (1/n^3) sum_i m_i with m_i = T^h_i - "
         "a^h_i A^h_i, and where every m_i >= 0 (Condition 8, per token) dE_h/dt >= 0",
         *SHADOW,
         **SHADOW_SPACE,
+        models=(_rate("dE_h_dt", ">=", "0", ORTHOGONAL_MODEL | {"given": ["condition8"]}),),
     ),
     "C8.radial-dominance.reading-b": _energy(
         f"{SETTING}{ORTHOGONAL_HEADS}; {SHADOW_TOKEN}{JOINED}so n^3 dE_h/dt = sum_i T^h_i - sum_i a^h_i A^h_i, and "
         "as n^3 > 0, dE_h/dt >= 0 if and only if sum_i a^h_i A^h_i <= sum_i T^h_i",
         *SHADOW,
         **SHADOW_SPACE,
+        models=(
+            _rate("dE_h_dt", ">=", "0", ORTHOGONAL_MODEL | {"given": [SUMMED_CONDITION8]}),
+            _rate("sum_i(a_h_i * A_h_i)", "<=", "sum_i(T_h_i)", ORTHOGONAL_MODEL | {"given": ["dE_h_dt >= 0"]}),
+        ),
     ),
     "T19.monotonicity-regime": _energy(
         f"{SETTING}; {SPHERE_TOKEN}{JOINED}so, with xdot_j = P_(x_j) v_j, dE/dt = (1/n) sum_j |xdot_j|^2; with "
@@ -123,5 +145,6 @@ ENERGY: dict[str, GramObligation] = {
         "(1/(n H)) sum_j |xdot_j|^2 >= 0 for every beta > 0",
         *SPHERE,
         unit=("x",),
+        models=(_rate("dE_h_dt", ">=", "0", {"assume": ["identical-heads", "aligned-values"]}),),
     ),
 }

@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy as sp
 from headflow.certificates.kernel.exprtree import substitute
+from headflow.certificates.statements.model import model_body
 from headflow.certificates.sympy_trees import from_sympy
 from headflow.identities import critical_points
 from headflow.identities.closed_forms import tangent_projection
@@ -56,6 +57,12 @@ PU, PW = (tangent_projection(X, vector, inner) for vector in (U, W))
 AX = ["sym", "a"] * X
 
 
+def _at_token(lhs: str, rhs: str) -> dict[str, str]:
+    """The model claim `lhs = rhs` at every token i and head h of every configuration (u = f^h_i, w = F_i: with any
+    heads, H >= 2 and any values they are any two vectors at a unit x_i)."""
+    return {"lhs": lhs, "op": "=", "rhs": rhs}
+
+
 def _vanishes_at(token: VectorTree, field: VectorTree = AX) -> tuple[Tree, Tree]:
     """<P_token(field), w> = 0: the tangent projection at `token` of the field (a x by default) is 0 (stated against
     every w)."""
@@ -95,6 +102,9 @@ class GramObligation:
     velocities: tuple[tuple[str, Tree], ...] = ()
     #: [scalar, its rate] for `rate` trees.
     rates: tuple[tuple[str, Tree], ...] = ()
+    #: The claims-file `model` claims (their fields: lhs, op, rhs, assume, ...) that are this statement: the sentence
+    #: establishes each for every configuration they quantify over (`certificates.statements.model.model_body`).
+    models: tuple[dict[str, Any], ...] = ()
 
     def entry(self) -> dict[str, Any]:
         """The kernel's table entry (no integer parameters)."""
@@ -113,7 +123,7 @@ class GramObligation:
             "velocities": [list(pair) for pair in self.velocities],
             "rates": [list(pair) for pair in self.rates],
             "identities": [list(pair) for pair in self.identities],
-        }
+        } | ({"models": [model_body(fields) for fields in self.models]} if self.models else {})
 
 
 def simplex_obligation(rho: sp.Expr = critical_points.SIMPLEX_RHO) -> GramObligation:
@@ -144,11 +154,21 @@ SIMPLEX_SENTENCE = (
 
 
 IDENTITIES: dict[str, GramObligation] = {
-    "projection.self-pairing": GramObligation(f"{SPACE}: <P u, u> = <P u, P u>", ((inner(PU, U), inner(PU, PU)),)),
-    "projection.symmetry": GramObligation(f"{SPACE}: <P u, w> = <u, P w>", ((inner(PU, W), inner(U, PW)),)),
+    "projection.self-pairing": GramObligation(
+        f"{SPACE}: <P u, u> = <P u, P u>",
+        ((inner(PU, U), inner(PU, PU)),),
+        models=(_at_token("inner(proj(f_h_i), f_h_i)", "norm2(proj(f_h_i))"),),
+    ),
+    "projection.symmetry": GramObligation(
+        f"{SPACE}: <P u, w> = <u, P w>",
+        ((inner(PU, W), inner(U, PW)),),
+        models=(_at_token("inner(proj(f_h_i), F_i)", "inner(f_h_i, proj(F_i))"),),
+    ),
     "projection.tangency": GramObligation(
-        f"{SPACE}: <P u, x> = 0 and <P P u, w> = <P u, w> for every w (P P u = P u)",
+        f"{SPACE}: <P u, x> = 0 and <P P u, w> = <P u, w> for every w (P P u = P u), so <P u, x>^2 + |P P u - P u|^2 "
+        "= 0",
         ((inner(PU, X), ["rat", "0"]), (inner(tangent_projection(X, PU, inner), W), inner(PU, W))),
+        models=(_at_token("inner(proj(f_h_i), x_i)**2 + norm2(proj(proj(f_h_i)) - proj(f_h_i))", "0"),),
     ),
     "critical-points.single-cluster": GramObligation(
         "for vectors x, w of any real inner-product space (every R^d) with <x, x> = 1 and every real a: "

@@ -11,6 +11,7 @@ the quantifier, and the sides and `given` conditions as term trees (`term_data`)
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from headflow.certificates.claims.model_sizes import LEAST, Sizes
@@ -46,6 +47,18 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
         "relation": relation_data(claim.relation),
         "data": {"tokens": None, "scores": None, "values": None, "beta": None},
     }
+
+
+def model_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """The statement data, without `form` and `claim`, of the model claim with these claims-file fields (lhs, op,
+    rhs, assume, ...; strings and lists of strings): how the kernel's table lists the model statements of a paper
+    identity (`registry_statements.paper_identity`)."""
+    from headflow.certificates.claims.loader import parse_claims
+
+    lines = [f"{key} = {json.dumps(value)}" for key, value in {"id": "model", "kind": "model", **fields}.items()]
+    (claim,) = parse_claims("\n".join(["[[claim]]", *lines, ""]))
+    assert isinstance(claim, ModelClaim)
+    return {key: value for key, value in statement_data(claim).items() if key not in ("form", "claim")}
 
 
 def kernel_statement(claim: ModelClaim) -> ModelStatement:

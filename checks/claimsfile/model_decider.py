@@ -14,6 +14,10 @@ the claim it embeds. An existence claim (`exists = true`) is decided by the dual
 
 from __future__ import annotations
 
+import dataclasses
+
+from headflow.certificates.provers import gram_identities
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.model_existence import decide_existence
 from headflow.checks.claimsfile.model_reach import unreached
 from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
@@ -35,7 +39,9 @@ def decide_model(claim: object, ctx: Context, search: bool = True) -> Outcome:
     if claim.exists:  # type: ignore[attr-defined]
         return decide_existence(claim, ctx)  # type: ignore[arg-type]
     derivation = prove_model(claim)  # type: ignore[arg-type]
-    if derivation.proved or not search:
+    if derivation.proved:
+        return _with_paper_certificate(claim, derived(derivation, METHOD), ctx)
+    if not search:
         return derived(derivation, METHOD)
     why = "; ".join(derivation.failures)
     found = search_and_certify(claim, ctx)  # type: ignore[arg-type]
@@ -95,6 +101,13 @@ def _settled(evidence: dict) -> str:
     """ "; k margins within their float error bound, settled by balls" when the search met such margins."""
     count = int(evidence.get("within_bound", 0))
     return f"; {count} margins within their float error bound, settled by balls" if count else ""
+
+
+def _with_paper_certificate(claim: object, proved: Outcome, ctx: Context) -> Outcome:
+    """The proof with the `gram` certificate of the paper's identity the claim is, when the kernel's table lists its
+    model statement under one (`gram_identities.certify_model`); the proof alone otherwise."""
+    path = gram_identities.certify_model(claim, certificate_directory(ctx.certificate_dir))  # type: ignore[arg-type]
+    return proved if path is None else dataclasses.replace(proved, certificates=[str(path)])
 
 
 def _outside(evidence: dict) -> str:
