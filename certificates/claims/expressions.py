@@ -326,12 +326,14 @@ class _Builder:
         return result
 
 
-def parse_tree(text: object, symbols: Mapping[str, sp.Expr] | None = None) -> Tree:
+def parse_tree(text: object, symbols: Mapping[str, sp.Expr] | None = None, heads: HeadScope | None = None) -> Tree:
     """The formula exactly as written, as a `headflow.certificates.kernel.exprtree` tree: `a - b` is `sub`, `a / b` is
     `div`, `-a` is `neg`, and c_star, beta_star, rate, lambda_max, golden, pi, e stay named nodes (for printing a
-    claim in its own shape). ExpressionError exactly when `parse_expression` raises one."""
-    parse_expression(text, symbols)  # every check of the grammar, limits and exact definedness
-    builder = _Builder(text, dict(symbols or {}))
+    claim in its own shape); with `heads`, `sum_h(e)` and `mean_h(e)` are such nodes too (never a statement's: they
+    are written out at a family, `certificates.statements.head_families`). ExpressionError exactly when
+    `parse_defined` raises one."""
+    parse_defined(text, symbols, heads)  # every check of the grammar, limits and exact definedness
+    builder = _Builder(text, dict(symbols or {}), heads)
     return _faithful(builder, ast.parse(text.strip(), mode="eval").body)
 
 
@@ -358,5 +360,5 @@ def _faithful(builder: _Builder, node: ast.AST) -> Tree:
             return ["rpow", base, ["rat", rational_text(Fraction(int(exponent.p), int(exponent.q)))]]
         return ["rpow", base, _faithful(builder, node.right)]
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-    assert node.func.id in NAMED or node.func.id in FUNCTIONS
+    assert node.func.id in NAMED or node.func.id in FUNCTIONS or node.func.id in HEAD_FUNCTIONS
     return [node.func.id, *[_faithful(builder, arg) for arg in node.args]]

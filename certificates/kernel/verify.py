@@ -12,7 +12,10 @@ against the kernel's own table (`registry_statements`), claims-file claims as `r
   exactly and every condition is settled by balls (`recheck`);
 - interval-cover and convexity: the boxes cover the domain exactly and the relation holds on each;
 - equilibrium: the Krawczyk inclusion and the Gershgorin spectrum are recomputed from the exact data
-  (`equilibrium`).
+  (`equilibrium`);
+- gram: the inner-product identities of the registry's table entry, expanded and shown 0 by exact algebra
+  (`inner_products`); a claims-file `model` statement only when the table lists it under that entry
+  (`registry_statements.model_check`).
 An accepted result carries the certificate it checked, what it proved and (smt) the solvers that re-checked it
 (`solvers.Unsat`: a structured field, never read back from the words), so that the Coq statement of the
 certificate (`headflow.certificates.kernel.coq.certificate`) is written from the same check, run once.

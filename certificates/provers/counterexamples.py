@@ -23,14 +23,17 @@ from headflow.certificates.statements.real import covered, relation_statement
 from headflow.certificates.store import write_certificate
 
 
-def certify_counterexample(claim: UserClaim, point: Mapping[str, str], directory: Path) -> str | None:
+def certify_counterexample(
+    claim: UserClaim, point: Mapping[str, str], directory: Path, statement: dict[str, Any] | None = None
+) -> str | None:
     """The path of the certificate that the claim fails at the exact point (decimal or p/q texts by variable), or
     None when the claim has no statement of form `real`, the balls or the kernel do not settle the point, or its
-    enclosures are too large to record (`witness.enclosure_text`: a TreeError, e.g. an end near 2^(-10^400))."""
-    if not covered(claim):
+    enclosures are too large to record (`witness.enclosure_text`: a TreeError, e.g. an end near 2^(-10^400)).
+    `statement`: the claim's at one family of heads (`statements.head_families`), else the claim's own."""
+    if statement is None and not covered(claim):
         return None
     try:
-        statement = relation_statement(claim)
+        statement = statement or relation_statement(claim)
         failing = real_statements.counterexample_conditions(statement)
         conditions = [(c["name"], c["expression"], c["relation"]) for c in failing]
         result = settle_point(conditions, {sp.Symbol(k): parse_rational(v) for k, v in point.items()})
@@ -39,7 +42,7 @@ def certify_counterexample(claim: UserClaim, point: Mapping[str, str], directory
         real_statements.check(statement, claim.id, "witness", result.record, 0)
     except (TreeError, Rejected):
         return None
-    return str(write_certificate(directory, claim.id, "witness", result.record, embedded(claim)))
+    return str(write_certificate(directory, claim.id, "witness", result.record, embedded(claim), statement))
 
 
 def witness_certificates(claim: UserClaim, witness: dict[str, Any], directory: Path) -> list[str]:

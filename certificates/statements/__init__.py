@@ -36,12 +36,12 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
     """The one table of claims-file kinds and their statement modules: kind -> the elaborator of its certificates'
     core statements (imported when asked: checking a certificate needs none of them). The kinds absent here
     (`asymptotic`, `all`) write no certificate of their own (a conjunction's parts are claims of these kinds)."""
-    from headflow.certificates.statements import equilibrium, model, real, trajectory
+    from headflow.certificates.statements import equilibrium, head_families, model, real, trajectory
 
     return {
         "identity": real.elaborate,
         "constant": real.elaborate,
-        "inequality": real.elaborate,
+        "inequality": head_families.elaborate,
         "dynamics": trajectory.dynamics_statement,
         "model": model.elaborate,
         "equilibrium": equilibrium.elaborate,

@@ -5,15 +5,18 @@ The formulas are the claim's text parsed faithfully (`parse_tree`: `a - b` stays
 never a SymPy expression after SymPy evaluated it; a bound is an exact rational or the tree of its text. The
 definedness conditions are the claims-file parser's (they are proved, never assumed: a wrong one is refused, not
 used). The domain's point is searched here (`headflow.certificates.nonempty`) and only verified by the kernel.
-Claims over per-head families or punctured domains keep the older re-derivation (None).
+A claim over per-head families is stated at one number of heads (`certificates.statements.head_families`); one over
+a punctured domain has no statement (None).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+from headflow.certificates.claims.conditions import Condition
 from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
@@ -28,7 +31,7 @@ KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt", "witn
 
 def elaborate(parsed: UserClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The statement of a certificate of kind `kind` of the parsed claims-file claim, or None when this form does not
-    cover it (the payload plays no part: the signature is the table's, `certificates.statements.ELABORATORS`)."""
+    cover it (the payload plays no part; a claim over families of heads: `head_families.elaborate`)."""
     if kind not in KINDS.get(parsed.kind, ()):
         return None
     if isinstance(parsed, ConstantClaim):
@@ -53,7 +56,7 @@ def constant_statement(claim: ConstantClaim) -> dict[str, Any]:
         "expression": parse_tree(claim.raw["expr"], {}),
         "low": rational_text(_fraction(claim.low)),
         "high": rational_text(_fraction(claim.high)),
-        "conditions": _conditions(claim),
+        "conditions": conditions_data(claim.id, claim.conditions),
         "point": {},
     }
 
@@ -66,21 +69,26 @@ def relation_statement(claim: InequalityClaim | IdentityClaim) -> dict[str, Any]
     statement = {
         "form": FORM,
         "claim": claim.id,
-        "variables": [_variable(claim, s, claim.raw.get(key, {}).get(s.name), names) for s in claim.order],
+        "variables": [variable_data(claim, s, claim.raw.get(key, {}).get(s.name), names) for s in claim.order],
         "lhs": parse_tree(claim.raw["lhs"], names),
         "op": claim.op if isinstance(claim, InequalityClaim) else "=",
         "rhs": parse_tree(claim.raw["rhs"], names),
-        "conditions": _conditions(claim),
+        "conditions": conditions_data(claim.id, claim.conditions),
         "point": {},
     }
+    return with_domain_point(statement)
+
+
+def with_domain_point(statement: dict[str, Any]) -> dict[str, Any]:
+    """The statement with a verified point of its domain; Rejected when none is found (it would be vacuous)."""
     settled = settle(read_region(statement))
     if settled.point is None:
-        raise Rejected(f"claim {claim.id!r}: {settled.reason}")
-    statement["point"] = {k: rational_text(v) for k, v in settled.point.items() if not hasattr(v, "mid")}
-    return statement
+        raise Rejected(f"claim {statement['claim']!r}: {settled.reason}")
+    return statement | {"point": {k: rational_text(v) for k, v in settled.point.items() if not hasattr(v, "mid")}}
 
 
-def _variable(claim: UserClaim, symbol: sp.Symbol, spec: Any, names: dict[str, sp.Symbol]) -> dict[str, Any]:
+def variable_data(claim: UserClaim, symbol: sp.Symbol, spec: Any, names: dict[str, sp.Symbol]) -> dict[str, Any]:
+    """A variable of the statement: the symbol's domain, each bound an exact rational or the tree of its text."""
     domain = claim.domains[symbol]  # type: ignore[attr-defined]
     ends = {"low": ("min", domain.low), "high": ("max", domain.high)}
     variable: dict[str, Any] = {"name": symbol.name, "integer": domain.integer}
@@ -96,11 +104,12 @@ def _variable(claim: UserClaim, symbol: sp.Symbol, spec: Any, names: dict[str, s
     return {k: variable[k] for k in ("name", "integer", "low", "low_open", "high", "high_open")}
 
 
-def _conditions(claim: Any) -> list[dict[str, Any]]:
+def conditions_data(claim_id: str, conditions: Iterable[Condition]) -> list[dict[str, Any]]:
+    """The definedness conditions as trees (the parser's, proved by the certificate, never assumed)."""
     try:
-        return [{"expression": from_sympy(c.expr), "relation": c.relation} for c in claim.conditions]
+        return [{"expression": from_sympy(c.expr), "relation": c.relation} for c in conditions]
     except TreeError as exc:
-        raise Rejected(f"claim {claim.id!r}: a definedness condition has no tree ({exc})") from None
+        raise Rejected(f"claim {claim_id!r}: a definedness condition has no tree ({exc})") from None
 
 
 def _fraction(value: sp.Rational) -> Fraction:

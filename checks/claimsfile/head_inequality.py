@@ -30,6 +30,9 @@ from headflow.certificates.claims.names import FUNCTIONS, LambdaC
 from headflow.certificates.claims.schema import InequalityClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import Exp, Log
+from headflow.certificates.provers.counterexamples import certify_counterexample
+from headflow.certificates.statements.head_families import MAX_HEADS, family_statement, member_names
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.definedness import check_point, proved_on_domain
 from headflow.checks.claimsfile.domain_sampling import sample_point
 from headflow.checks.claimsfile.head_families import at_family, families, family_record, head_counts, linear_atoms
@@ -53,7 +56,7 @@ def decide_any_heads(claim: InequalityClaim, ctx: Context) -> Outcome:
     """REFUTED at a concrete family, PROVED by Jensen for every H, else INCONCLUSIVE with the reasons."""
     witness, tried = _search(claim, ctx)
     if witness is not None:
-        return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
+        return Outcome(Verdict.REFUTED, SEARCH, witness=witness, certificates=_certificates(claim, witness, ctx))
     searched = f"no counterexample in {tried} families of heads"
     proved, why = _jensen(claim, ctx)
     if proved is not None:
@@ -82,6 +85,22 @@ def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None
                     members = family_record(family)
                     return found | {"H": str(size), "family": members}, tried
     return None, tried
+
+
+def _certificates(claim: InequalityClaim, witness: dict[str, Any], ctx: Context) -> list[str]:
+    """The counterexample certificate of the claim written out at the witness's H (one variable per head,
+    `statements.head_families`), when that H is small enough to write out and the kernel accepts it; else none."""
+    heads = int(witness["H"])
+    statement = family_statement(claim, heads) if heads <= MAX_HEADS else None
+    names = member_names(claim, heads) if statement is not None else None
+    if names is None:
+        return []
+    values = [member for member in witness["family"] for _ in range(int(member["heads"]))]
+    point = dict(witness["point"]) | {
+        listed[k]: values[k][name] for name, listed in names.items() for k in range(heads)
+    }
+    path = certify_counterexample(claim, point, certificate_directory(ctx.certificate_dir), statement)
+    return [path] if path else []
 
 
 def _equal_sides(instance: InequalityClaim, point: dict[sp.Symbol, sp.Rational]) -> dict[str, Any] | None:
