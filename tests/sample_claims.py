@@ -29,7 +29,8 @@ domain = { H = { min = 1 } }
 def claims_of(text: str, *ids: str, keep: bool = True) -> str:
     """The `[[claim]]` tables of `text` whose id is (keep) or is not (not keep) one of `ids`."""
     tables = ["[[claim]]" + part for part in text.split("[[claim]]")[1:]]
-    return "".join(t for t in tables if (re.search(r'id = "([^"]+)"', t)[1] in ids) == keep)  # type: ignore[index]
+    named = [(t, re.search(r'^id = "([^"]+)"', t, re.MULTILINE)) for t in tables]  # none: "[[claim]]" in a comment
+    return "".join(t for t, found in named if found is not None and (found[1] in ids) == keep)
 
 
 def certificates_of(text: str, folder: Path) -> dict[str, Path]:

@@ -86,13 +86,19 @@ def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, se
 
 
 def paper_identity(data: dict[str, Any]) -> dict[str, Any]:
-    """The gram statement of the table entry whose `models` (the paper's identity as model statements, written once
-    outside the kernel and reviewed as its sentence is) include the model statement `data`, field for field."""
-    body = {key: value for key, value in data.items() if key not in ("form", "claim")}
-    names = [name for name, entry in table().items() if body in entry.get("models", ())]
+    """The gram statement of the table entry one of whose `models` (the paper's identity as model statements, written
+    once outside the kernel and reviewed as its sentence is) implies the model statement `data` (`_implies`)."""
+    names = [name for name, entry in table().items() if any(_implies(m, data) for m in entry.get("models", ()))]
     if not names:
         raise Rejected("the kernel's table lists this model statement under none of the paper's identities")
     return expected(names[0], {})
+
+
+def _implies(model: dict[str, Any], data: dict[str, Any]) -> bool:
+    """Whether `data` (read by `model_statements.statement_of`: every field a model has) is the model statement but
+    for more assumptions: a hypothesis or a given condition more only narrows the configurations it is about."""
+    same = all(model[key] == data[key] for key in model if key not in ("hypotheses", "given"))
+    return same and all(item in data[key] for key in ("hypotheses", "given") for item in model[key])
 
 
 def _difference(mine: Any, theirs: Any, where: str = "statement") -> str:

@@ -9,9 +9,10 @@ The statement is the kernel's own (`certificates.kernel.registry_statements.expe
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from headflow.certificates.claims.embedding import embedded
-from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim, UserClaim
 from headflow.certificates.kernel import inner_products, registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.statements.gram import GRAM
@@ -28,9 +29,20 @@ def certify(claim_id: str, directory: Path) -> Path:
 
 def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
     """The `gram` certificate of a claims-file model claim that is one of the paper's identities (the kernel's table
-    lists its model statement under one: `registry_statements.paper_identity`), after the kernel's check accepted
-    it; None for any other claim."""
-    statement = statement_data(claim)
+    lists a model statement that implies the claim's: `registry_statements.paper_identity`), after the kernel's
+    check accepted it; None for any other claim."""
+    return _certified(claim, statement_data(claim), directory)
+
+
+def certify_pointwise(claim: DynamicsClaim, model: ModelClaim, directory: Path) -> Path | None:
+    """The `gram` certificate of a dynamics claim PROVED through its pointwise model claim `model`
+    (`certificates.statements.pointwise`), whose statement, under the dynamics claim's id, the certificate proves
+    when the kernel's table lists it under one of the paper's identities; None otherwise."""
+    return _certified(claim, statement_data(model) | {"claim": claim.id}, directory)
+
+
+def _certified(claim: UserClaim, statement: dict[str, Any], directory: Path) -> Path | None:
+    """The certificate of the claim with this model statement, once the kernel's check accepted it (else None)."""
     try:
         registry_statements.model_check(statement, claim.id, "gram", {}, 0)
     except Rejected:

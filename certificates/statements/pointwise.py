@@ -33,6 +33,7 @@ from headflow.certificates.kernel.model_terms import Relation, Term, make, scala
 from headflow.certificates.masks import mask_of
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements.dynamics import VALUE_HYPOTHESES, searched_quantity
+from headflow.certificates.statements.model import statement_data
 
 #: The geometries a model claim is about (the normalization schemes have no model claims).
 GEOMETRIES = ("sphere", "flat")
@@ -271,3 +272,11 @@ def _raw(model_id: str, fields: dict[str, Any]) -> dict[str, Any]:
     if fields["interaction"] is not None:
         raw["interaction"] = fields["interaction"].text
     return raw
+
+
+def proof(claim: DynamicsClaim) -> dict[str, Any] | None:
+    """The statement of a dynamics claim's `gram` certificate: the universal model statement, under the claim's id,
+    that implies the claim at every state (its pointwise claim at its sizes, else for every n, d and beta; None:
+    none)."""
+    model = pointwise_claim(claim) or general_pointwise_claim(claim)
+    return None if model is None else statement_data(model) | {"claim": claim.id}

@@ -34,7 +34,7 @@ from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.masks import mask_of
-from headflow.certificates.statements import dynamics
+from headflow.certificates.statements import dynamics, pointwise
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -154,6 +154,8 @@ def elaborate(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] |
 
 
 def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-    """The statement of any certificate of a dynamics claim: a trajectory chain's here, a witness's by
-    `dynamics.elaborate`."""
+    """The statement of any certificate of a dynamics claim: a trajectory chain's here, a proof's by
+    `pointwise.proof`, a witness's by `dynamics.elaborate`."""
+    if kind == "gram":
+        return pointwise.proof(claim)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

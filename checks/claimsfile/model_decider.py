@@ -33,14 +33,16 @@ MIN_TESTED = 100
 MIN_CLEAR = 100
 
 
-def decide_model(claim: object, ctx: Context, search: bool = True) -> Outcome:
+def decide_model(claim: object, ctx: Context, search: bool = True, certify: bool = True) -> Outcome:
     """The verdict of a model claim (see the module docstring); with `search` False, only the proof (INCONCLUSIVE
-    when it does not close: a caller that no witness could serve, `pointwise_route`)."""
+    when it does not close: a caller that no witness could serve, `pointwise_route`); with `certify` False, a proof
+    writes no certificate (a caller's model claim that is not in the user's file)."""
     if claim.exists:  # type: ignore[attr-defined]
         return decide_existence(claim, ctx)  # type: ignore[arg-type]
     derivation = prove_model(claim)  # type: ignore[arg-type]
     if derivation.proved:
-        return _with_paper_certificate(claim, derived(derivation, METHOD), ctx)
+        proved = derived(derivation, METHOD)
+        return _with_paper_certificate(claim, proved, ctx) if certify else proved
     if not search:
         return derived(derivation, METHOD)
     why = "; ".join(derivation.failures)

@@ -31,6 +31,7 @@ from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim
 from headflow.certificates.families import TOKEN_FAMILIES
 from headflow.certificates.kernel.loading import load
 from headflow.certificates.kernel.recheck import exact_configuration
+from headflow.certificates.provers import gram_identities
 from headflow.certificates.provers.model_witness import certify_model_witness
 from headflow.certificates.statements.dynamics import family_failures, on_a_kink, refutation
 from headflow.certificates.statements.pointwise import general_pointwise_claim, pointwise_claim
@@ -52,9 +53,10 @@ def decide_pointwise(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     # the model claim's own witness certificate is scratch: it embeds a claim that is not in the user's file, so only
     # its re-certification as a witness of the dynamics claim is written to the run's folder
     with tempfile.TemporaryDirectory() as scratch:
-        outcome = decide_model(model, dataclasses.replace(ctx, certificate_dir=Path(scratch)), statement is not None)
+        scratch_ctx = dataclasses.replace(ctx, certificate_dir=Path(scratch))
+        outcome = decide_model(model, scratch_ctx, statement is not None, certify=False)
         if outcome.verdict is Verdict.PROVED:
-            return _proved(claim, model, outcome)
+            return _proved(claim, model, outcome, ctx)
         if outcome.verdict is not Verdict.REFUTED or statement is None or not outcome.certificates:
             return None
         payload = load(Path(outcome.certificates[0]))["payload"]
@@ -98,12 +100,15 @@ def decide_pointwise_domain(claim: DynamicsClaim, ctx: Context) -> Outcome | Non
     model = general_pointwise_claim(claim)
     if model is None:
         return None
-    outcome = decide_model(model, ctx, search=False)
-    return _proved(claim, model, outcome) if outcome.verdict is Verdict.PROVED else None
+    outcome = decide_model(model, ctx, search=False, certify=False)
+    return _proved(claim, model, outcome, ctx) if outcome.verdict is Verdict.PROVED else None
 
 
-def _proved(claim: DynamicsClaim, model: ModelClaim, outcome: Outcome) -> Outcome:
-    """The dynamics claim PROVED through its model claim: the proof's steps and certificates carried along."""
+def _proved(claim: DynamicsClaim, model: ModelClaim, outcome: Outcome, ctx: Context) -> Outcome:
+    """The dynamics claim PROVED through its model claim: the proof's steps, and the `gram` certificate of the
+    claim's pointwise statement when the kernel's table lists it under one of the paper's identities
+    (`gram_identities.certify_pointwise`)."""
+    path = gram_identities.certify_pointwise(claim, model, certificate_directory(ctx.certificate_dir))
     reading = _reading(claim, model)
     method = (
         f"{ROUTE}: {reading} at every configuration (model claim, PROVED), hence {_consequence(claim)} along every "
@@ -113,7 +118,7 @@ def _proved(claim: DynamicsClaim, model: ModelClaim, outcome: Outcome) -> Outcom
         Verdict.PROVED,
         method,
         steps=outcome.steps,
-        certificates=outcome.certificates,
+        certificates=[] if path is None else [str(path)],
         notes=(
             f"route: {method}; the model claim {model.id!r} ({model.statement}) was PROVED by {outcome.method}; a "
             "trajectory of the model never leaves its configurations, so every start the claim allows is covered"

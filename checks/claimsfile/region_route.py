@@ -65,7 +65,7 @@ def decide_region(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     with tempfile.TemporaryDirectory() as scratch:
         scratch_ctx = dataclasses.replace(ctx, certificate_dir=Path(scratch))
         for route, model in region_claims(claim, bound):
-            outcome = decide_model(model, scratch_ctx, search=False)
+            outcome = decide_model(model, scratch_ctx, search=False, certify=False)
             if outcome.verdict is Verdict.PROVED:
                 return _proved(claim, route, model, outcome, bound)
     return None

@@ -4,7 +4,8 @@ identity (`registry_statements.paper_identity`), and then re-checks by that iden
 same identities.
 
 The attacks: the relation changed (a wrong coefficient), a hypothesis dropped, the quantifier turned into an
-existence, a given condition dropped, a payload that is not empty, another claim's label; a true model claim that no
+existence, a causal mask, another attention kind, a given condition dropped or changed, a payload that is not empty,
+another claim's label (a hypothesis or given condition more is implied, and accepted); a true model claim that no
 entry lists gets no certificate, and a false one is not proved at all.
 """
 
@@ -23,6 +24,7 @@ from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.model_statements import statement_of
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.gram_identities import certify_model
+from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
@@ -94,7 +96,7 @@ ATTACKS = {
     "a wrong coefficient": _edit_relation,
     "symmetric scores dropped": _edit_statement("hypotheses", ["aligned-values", "unit-tokens"]),
     "an existence": _edit_statement("exists", True),
-    "flat geometry": _edit_statement("geometry", "flat"),
+    "a causal mask": _edit_statement("mask", "causal"),
     "softmax": _edit_statement("attention", "softmax"),
 }
 
@@ -148,3 +150,41 @@ def test_the_table_json_lists_the_models_it_builds() -> None:
     """The models are data in the kernel's table (built once, outside the kernel): none is empty or repeated."""
     bodies = [json.dumps(b, sort_keys=True) for e in registry_statements.table().values() for b in e.get("models", ())]
     assert bodies and len(bodies) == len(set(bodies))
+
+
+def test_more_assumptions_are_implied_and_fewer_are_not(tmp_path: Path) -> None:
+    """A hypothesis or a given condition more narrows a universal statement: the listed model implies it. One fewer,
+    or a given condition changed, is another statement."""
+    path = certificate(T11, tmp_path)
+    more = {
+        "hypothesis": _edit_statement(
+            "hypotheses", ["aligned-values", "scalar-heads", "symmetric-scores", "unit-tokens"]
+        ),
+        "given": _edit_statement("given", [{"lhs": ["name", "n"], "op": ">=", "rhs": ["num", "3"]}]),
+    }
+    for name, edit in more.items():
+        assert check_file(forged_file(path, tmp_path, edit, name=name)).ok, name
+    c8 = certificate(claims_of(PAPER, "C8.radial-dominance"), tmp_path)
+    other = [{"lhs": ["name", "dE_dt"], "op": ">=", "rhs": ["num", "0"]}]
+    checked = check_file(forged_file(c8, tmp_path, _edit_statement("given", other), name="other-given"))
+    assert not checked.ok and "none of the paper's identities" in checked.message
+
+
+UNIT = "unit-tokens"
+DYNAMICS = {"user": "energy.monotone.usa", "literature": "gl-pr.usa-energy-monotone"}
+
+
+@pytest.mark.parametrize("name", DYNAMICS)
+def test_a_dynamics_claim_proved_pointwise_carries_its_pointwise_statement(name: str, tmp_path: Path) -> None:
+    """Energy non-decreasing along trajectories, PROVED by dE/dt >= 0 at every configuration: its certificate proves
+    that model statement (at the claim's sizes, or for every n, d, beta), under the claim's own id, and embeds the
+    claim; no certificate of the scratch model claim is left in the folder."""
+    text = claims_of((EXAMPLES / f"{name}.toml").read_text(), DYNAMICS[name])
+    found = certificates_of(text, tmp_path)
+    (path,) = [p for p in found.values() if ".gram." in p.name]
+    assert all(p.name.startswith(DYNAMICS[name]) for p in found.values())
+    checked = check_file(path)
+    assert checked.ok, checked.message
+    assert f"proves claim {DYNAMICS[name]!r}" in checked.proved and '"relation": "dE_dt >= 0"' in checked.proved
+    claims = {c.id: c for c in parse_claims(text)}
+    assert recheck(path, claims=claims, read_claim=True).ok
