@@ -77,12 +77,12 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 
 def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """A claims-file `model` statement: refuted or proved by a witness (`model_statements.check`), or, kind `gram`,
-    proved by the gram check of the table entry that lists it among its `models` (`paper_identity`)."""
+    proved by the gram check of the table entry one of whose `models` implies it (`paper_identity`)."""
     if kind != "gram":
         return model_statements.check(data, claim_id, kind, payload, seconds)
     shown, paper = model_statements.shown(data, model_statements.statement_of(data, claim_id)), paper_identity(data)
     proved, how = inner_products.check(paper, paper["claim"], payload, seconds)
-    return f"proves claim {claim_id!r}: the model statement {shown}, which is {paper['claim']}: {proved}", how
+    return f"proves claim {claim_id!r}: the model statement {shown}, which follows from {paper['claim']}: {proved}", how
 
 
 def paper_identity(data: dict[str, Any]) -> dict[str, Any]:

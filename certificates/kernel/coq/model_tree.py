@@ -23,7 +23,9 @@ product, each inner product written out from the tokens' coordinates. An operato
 The Theorem of a claim's witness states, at the exact data, every `given` condition at every token i, for the
 witness's head h when it names one (as the statement reads: "if the conditions hold at every token i"; `rhs - lhs` of
 each with the sign it states) and `rhs - lhs` with the sign that negates the claim's relation (a universal claim: its
-counterexample) or that states it (an existence claim: its instance), `model_values.witnessed`. The kind, geometry and
+counterexample) or that states it (an existence claim: its instance), `model_values.witnessed`; an existence claim of an
+equation states rhs - lhs = 0, which Coq proves by rewriting the chain's definitions and `ring` (exponentials as atoms:
+the kernel's exact test holds it in exponential polynomials). The kind, geometry and
 hypotheses (unit tokens, symmetric, aligned, orthogonal or scalar heads) are exact rational facts about the data,
 which the Coq text does not mention as matrices: check-cert's own re-check (`model_statements.check`) decides them
 exactly with Fractions before this problem is built, and the file's header says so.
@@ -58,8 +60,6 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     """The Coq problem of a model claim's witness whose payload check-cert has already re-checked
     (`model_statements.check`: hypotheses exact, conditions and sign in balls): the given conditions at every token
     and the witnessed sign of rhs - lhs at the witness's token and head, over the chain's definitions."""
-    if claim.exists and claim.relation.op == "=":
-        raise NotTranslatable("an exact identity at the witness (exponential polynomials): interval proves no equality")
     cfg = witness_configuration(claim, payload)
     if (size := cfg.n * cfg.n * len(cfg.score_matrices) * len(cfg.tokens[0])) > MAX_SIZE:
         raise NotTranslatable(f"too large: n^2 H d = {size} (the Coq statement takes at most {MAX_SIZE})")
@@ -74,8 +74,9 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     for c, binding, gap in given_rows(claim, trees, at):
         rows.append({"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]})
     lhs, rhs = (tree_of(chain.rate.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
-    name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
-    rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
+    relation = "=" if claim.exists and claim.relation.op == "=" else witnessed(claim)  # "=": an exact witness
+    name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {relation} 0"
+    rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": relation})
     if chain.balls_only:
         why = "the largest singular value: eigenvalues have no formalization in Coq's stdlib, Interval or Coquelicot"
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only ({why})")

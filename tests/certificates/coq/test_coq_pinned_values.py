@@ -37,3 +37,18 @@ def test_the_cluster_gap_and_a_logarithm_are_stated_and_a_changed_gap_is_refused
     shifted = {**pinned, "expression": ["add", pinned["expression"], ["rat", "1/1000"]]}  # g off by 1/1000
     wrong = built._replace(conditions=[shifted, *built.conditions[1:]])
     assert run.compile_source(source("t", "repulsive-relu-hemisphere-clusters", sentence, wrong)).status == "rejected"
+
+
+@needs_coqc
+def test_an_exact_identity_at_a_witness_is_proved_by_ring_and_a_shifted_one_refused(tmp_path: Path) -> None:
+    """An existence claim of an equation (dE_h/dt = 0 somewhere) holds exactly at its witness: Coq rewrites the
+    chain's definitions (exponentials as atoms) and proves rhs - lhs = 0 by ring; shifted by 1/1000 it is refused."""
+    claim = "equality.rate-zero"
+    (path,) = certificates_of(claims_of((EXAMPLES / "rates.toml").read_text(), claim), tmp_path).values()
+    sentence, built = problem(check_file(path))
+    exact = built.conditions[-1]
+    assert exact["relation"] == "=" and built.definitions  # over the chain, not a number already computed
+    assert run.compile_source(source(path.name, claim, sentence, built)).status == "accepted"
+    shifted = {**exact, "expression": ["add", exact["expression"], ["rat", "1/1000"]]}
+    wrong = built._replace(conditions=[*built.conditions[:-1], shifted])
+    assert run.compile_source(source("t", claim, sentence, wrong)).status == "rejected"

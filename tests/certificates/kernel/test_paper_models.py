@@ -59,7 +59,7 @@ def test_a_paper_identity_in_model_form_is_certified_as_the_paper_identity(claim
     checked = check_file(certificate(claims_of(PAPER, claim_id), tmp_path))
     assert checked.ok, checked.message
     assert f"proves claim {claim_id!r}: the model statement" in checked.proved
-    assert f"which is {claim_id}: " in checked.proved  # the identity's own sentence follows
+    assert f"which follows from {claim_id}: " in checked.proved  # the identity's own sentence follows
 
 
 def test_every_listed_model_statement_is_a_well_formed_universal_model_statement() -> None:
@@ -78,7 +78,7 @@ def test_the_same_claim_under_another_id_is_certified_too(tmp_path: Path) -> Non
     (path,) = found.values()
     assert ".gram." in path.name
     checked = check_file(path)
-    assert checked.ok and "which is T11.energy-rate.spherical: " in checked.proved, checked.message
+    assert checked.ok and "which follows from T11.energy-rate.spherical: " in checked.proved, checked.message
 
 
 def _edit_statement(key: str, value: Any) -> Any:
@@ -142,7 +142,7 @@ def test_a_deliberately_wrong_energy_rate_is_not_certified(tmp_path: Path) -> No
 def test_coq_proves_the_identities_of_a_model_claim_certificate(tmp_path: Path) -> None:
     path = certificate(T11, tmp_path)
     proved, coq_problem = problem(check_file(path))
-    assert "which is T11.energy-rate.spherical" in proved
+    assert "which follows from T11.energy-rate.spherical" in proved
     assert run.compile_source(source(path.name, "T11.energy-rate.spherical", proved, coq_problem)).status == "accepted"
 
 
