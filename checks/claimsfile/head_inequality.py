@@ -31,7 +31,7 @@ from headflow.certificates.claims.schema import InequalityClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import Exp, Log
 from headflow.certificates.provers.counterexamples import certify_counterexample
-from headflow.certificates.statements.head_families import MAX_HEADS, family_statement, member_names
+from headflow.certificates.statements.head_families import family_point, family_statement
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.definedness import check_point, proved_on_domain
 from headflow.checks.claimsfile.domain_sampling import sample_point
@@ -88,17 +88,13 @@ def _search(claim: InequalityClaim, ctx: Context) -> tuple[dict[str, Any] | None
 
 
 def _certificates(claim: InequalityClaim, witness: dict[str, Any], ctx: Context) -> list[str]:
-    """The counterexample certificate of the claim written out at the witness's H (one variable per head,
-    `statements.head_families`), when that H is small enough to write out and the kernel accepts it; else none."""
-    heads = int(witness["H"])
-    statement = family_statement(claim, heads) if heads <= MAX_HEADS else None
-    names = member_names(claim, heads) if statement is not None else None
-    if names is None:
+    """The counterexample certificate of the claim at the shape of the witness's family (one member on H - K + 1
+    heads, the others on one each: `statements.head_families`), when the family has that shape and the kernel
+    accepts it; else none."""
+    point = family_point(claim, witness)
+    statement = None if point is None else family_statement(claim, len(witness["family"]))
+    if point is None or statement is None:
         return []
-    values = [member for member in witness["family"] for _ in range(int(member["heads"]))]
-    point = dict(witness["point"]) | {
-        listed[k]: values[k][name] for name, listed in names.items() for k in range(heads)
-    }
     path = certify_counterexample(claim, point, certificate_directory(ctx.certificate_dir), statement)
     return [path] if path else []
 

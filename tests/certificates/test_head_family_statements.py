@@ -1,10 +1,12 @@
-"""Claims over every number H of heads and every family of per-head values, refuted at one family: the statement at
-that H written out in the claim's own tree (one variable per head), its counterexample certificate re-checked by the
-kernel, and `check-cert --claims` refusing a statement that is not the claim's at the H of its point.
+"""Claims over every number H of heads and every family of per-head values, refuted at one family: the statement for
+the family's shape (one member on H - K + 1 heads, K - 1 on one each) written out in the claim's own tree, one
+variable per member, H a variable of at least K; its counterexample certificate re-checked by the kernel, and
+`check-cert --claims` refusing a statement that is not the claim's for the K of its point.
 
-Attacks: a head dropped from the statement (the sums written over fewer heads than the point's), an H outside the
-claim's domain, a family whose heads must not be all equal, a name that a head's variable would take; a claim false
-only on the boundary of the heads' domain (lambda_h = 0), refuted there.
+Attacks: the statement of an edited text (refused against the claims file), an H bounded below K, more than
+MAX_MEMBERS members, a family of another shape, a family whose heads must not be all equal, a name that a member's
+variable would take; a claim false only on the boundary of the heads' domain (lambda_h = 0) and one false only past
+a million heads, refuted there.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.counterexamples import certify_counterexample
-from headflow.certificates.statements.head_families import family_statement, heads_of
+from headflow.certificates.statements.head_families import MAX_MEMBERS, family_point, family_statement, members_of
 from headflow.checks.rechecks import recheck
 
 from tests.sample_claims import EXAMPLES, certificates_of, claims_of
 
 HEADS = (EXAMPLES / "heads.toml").read_text()
-FALSE = ("heads.only-two-heads", "heads.boundary")
+FALSE = ("heads.only-two-heads", "heads.boundary", "heads.huge-H")
 
 
 def claim_of(text: str) -> Any:
@@ -42,41 +44,54 @@ def test_a_family_claim_refuted_at_one_family_carries_a_certificate(
     checked = check_file(certificates[claim_id])
     assert checked.ok, checked.message
     assert f"claims-file claim {claim_id!r} is false" in checked.proved
-    assert "lam_1" in checked.proved  # written out: one variable per head
+    assert "lam_1" in checked.proved  # written out: one variable per member
     assert recheck(certificates[claim_id], claims={c.id: c for c in parse_claims(HEADS)}, read_claim=True).ok
 
 
 def test_the_boundary_claim_fails_where_every_head_is_zero(certificates: dict[str, Path]) -> None:
-    assert "fails at lam_1 = 0" in check_file(certificates["heads.boundary"]).proved
+    assert "lam_1 = 0" in check_file(certificates["heads.boundary"]).proved
 
 
 def test_a_statement_of_another_claim_text_is_refused_against_the_claims_file(tmp_path: Path) -> None:
-    """A certificate embedding the claim but carrying the statement of an edited text (the mean over H - 1 heads):
-    the kernel checks and prints what it carries; `--claims` elaborates the file's claim at the point's H and
-    refuses it."""
+    """A certificate embedding the claim but carrying the statement of an edited text (the mean without its factor
+    2): the kernel checks and prints what it carries; `--claims` elaborates the file's claim for the point's members
+    and refuses it."""
     text = claims_of(HEADS, "heads.only-two-heads")
     claim = claim_of(text)
-    edited = claim_of(text.replace('rhs = "2 * mean_h(lam_h)"', 'rhs = "2 * sum_h(lam_h) / (H - 1)"'))
-    statement = family_statement(edited, 3)
-    assert statement is not None and statement != family_statement(claim, 3)
-    point = {"lam_1": "1", "lam_2": "1", "lam_3": "1"}
-    path = certify_counterexample(claim, point, tmp_path, statement)
-    assert path is None  # 3 <= 2 * 3 / 2 holds: no counterexample to write
-    statement = family_statement(claim_of(text.replace('rhs = "2 * mean_h(lam_h)"', 'rhs = "mean_h(lam_h)"')), 3)
-    path = certify_counterexample(claim, point, tmp_path, statement)
+    point = {"H": "3", "lam_1": "1", "lam_2": "1"}
+    assert certify_counterexample(claim, point, tmp_path, family_statement(claim, 2)) is not None  # the claim's own
+    edited = family_statement(claim_of(text.replace('rhs = "2 * mean_h(lam_h)"', 'rhs = "3 * mean_h(lam_h)"')), 2)
+    assert edited is not None and edited != family_statement(claim, 2)
+    assert certify_counterexample(claim, point, tmp_path, edited) is None  # 3 <= 3 * 3 / 3 holds: nothing to write
+    edited = family_statement(claim_of(text.replace('rhs = "2 * mean_h(lam_h)"', 'rhs = "mean_h(lam_h)"')), 2)
+    path = certify_counterexample(claim, point, tmp_path, edited)
     assert path is not None and check_file(Path(path)).ok
     checked = recheck(Path(path), claims={c.id: c for c in parse_claims(HEADS)}, read_claim=True)
     assert not checked.ok
     assert "not the one claim" in checked.message
 
 
-def test_no_statement_outside_the_domain_of_H_or_for_families_not_all_equal() -> None:
-    two_heads = claim_of(claims_of(HEADS, "heads.only-two-heads"))
-    assert family_statement(two_heads, 1) is None  # H >= 2
-    assert family_statement(two_heads, 2) is not None
-    assert family_statement(two_heads, 17) is None  # past MAX_HEADS
+def test_the_shape_needs_as_many_heads_as_members_and_no_family_of_unequal_heads() -> None:
+    """K members need H >= K heads (the statement's lower bound of H, above the domain's own); an H bounded below K,
+    more than MAX_MEMBERS members, or a claim about families whose heads are not all equal: no statement."""
+    boundary = claim_of(claims_of(HEADS, "heads.boundary"))  # H >= 1
+    (heads,) = [v for v in family_statement(boundary, 3)["variables"] if v["name"] == "H"]  # type: ignore[index]
+    assert heads["low"] == ["rat", "3"] and not heads["low_open"]
+    assert family_statement(boundary, MAX_MEMBERS + 1) is None
+    bounded = claim_of(
+        claims_of(HEADS, "heads.boundary").replace('H = "integer>=1"', "H = { min = 1, max = 2, integer = true }")
+    )
+    assert family_statement(bounded, 2) is not None and family_statement(bounded, 3) is None
     concave = claim_of(claims_of(HEADS, "heads.superadditivity.concave"))
     assert concave.not_all_equal and family_statement(concave, 2) is None
+
+
+def test_a_family_of_another_shape_has_no_point() -> None:
+    claim = claim_of(claims_of(HEADS, "heads.only-two-heads"))
+    shaped = {"point": {}, "H": "5", "family": [{"lam_h": "1", "heads": "1"}, {"lam_h": "2", "heads": "4"}]}
+    assert family_point(claim, shaped) == {"H": "5", "lam_1": "2", "lam_2": "1"}  # the member on most heads first
+    other = {"point": {}, "H": "5", "family": [{"lam_h": "1", "heads": "2"}, {"lam_h": "2", "heads": "3"}]}
+    assert family_point(claim, other) is None
 
 
 def test_a_head_variable_never_takes_a_name_the_claim_has() -> None:
@@ -88,7 +103,7 @@ def test_a_head_variable_never_takes_a_name_the_claim_has() -> None:
     assert family_statement(claim, 2) is None
 
 
-def test_the_H_of_a_point_is_its_number_of_heads() -> None:
+def test_the_members_of_a_point_are_its_per_head_names() -> None:
     claim = claim_of(claims_of(HEADS, "heads.only-two-heads"))
-    assert heads_of(claim, {"lam_1": "1", "lam_2": "1", "lam_3": "2"}) == 3
-    assert heads_of(claim, {}) == 0
+    assert members_of(claim, {"H": "7", "lam_1": "1", "lam_2": "1", "lam_3": "2"}) == 3
+    assert members_of(claim, {}) == 0
