@@ -107,3 +107,34 @@ def test_the_members_of_a_point_are_its_per_head_names() -> None:
     claim = claim_of(claims_of(HEADS, "heads.only-two-heads"))
     assert members_of(claim, {"H": "7", "lam_1": "1", "lam_2": "1", "lam_3": "2"}) == 3
     assert members_of(claim, {}) == 0
+
+
+TWO_SYMBOLS_AND_A_LOG = """
+[[claim]]
+id = "two.symbols"
+kind = "inequality"
+lhs = "sum_h(lam_h * mu_h)"
+op = "<="
+rhs = "mean_h(lam_h) * sum_h(mu_h)"
+domain = { H = "integer>=2", lam_h = "[0, 1]", mu_h = "[0, 1]" }
+
+[[claim]]
+id = "log.mean"
+kind = "inequality"
+lhs = "log(mean_h(exp(lam_h)))"
+op = "<"
+rhs = "mean_h(lam_h) + 1/1000"
+domain = { H = "integer>=1", lam_h = "[0, 3]" }
+"""
+
+
+def test_two_per_head_symbols_and_a_logarithm_of_a_mean_are_written_out(tmp_path: Path) -> None:
+    """Chebyshev's sum inequality the wrong way round (two per-head symbols) and Jensen's the wrong way for log-sum-exp
+    (a definedness condition per member): each refuted, certified and held to the claims file."""
+    found = certificates_of(TWO_SYMBOLS_AND_A_LOG, tmp_path)
+    assert set(found) == {"two.symbols", "log.mean"}
+    claims = {c.id: c for c in parse_claims(TWO_SYMBOLS_AND_A_LOG)}
+    for path in found.values():
+        checked = recheck(path, claims=claims, read_claim=True)
+        assert checked.ok, checked.message
+    assert "mu_2" in check_file(found["two.symbols"]).proved
