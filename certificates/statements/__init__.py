@@ -51,7 +51,12 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
 def restated(certificate: dict[str, Any], claim: dict[str, Any]) -> str | None:
     """Why `certificate` does not carry the core statement that `claim` (a claims-file claim's fields, from the
     user's file) elaborates into (None: it does). The comparison `check-cert --claims` adds to the kernel's check."""
-    mine = elaborate(certificate["claim_id"], certificate["kind"], certificate["payload"], claim)
+    from headflow.certificates.kernel.recheck import Rejected
+
+    try:
+        mine = elaborate(certificate["claim_id"], certificate["kind"], certificate["payload"], claim)
+    except Rejected as exc:  # the file's claim has no statement (e.g. no point of its domain is found)
+        return f"claim {certificate['claim_id']!r} of the file elaborates into no core statement: {exc}"
     if mine != certificate["statement"]:
         return (
             f"the certificate's core statement is not the one claim {certificate['claim_id']!r} of the file elaborates"

@@ -30,6 +30,7 @@ from headflow.certificates.claims.names import FUNCTIONS, LambdaC
 from headflow.certificates.claims.schema import InequalityClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import Exp, Log
+from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.counterexamples import certify_counterexample
 from headflow.certificates.statements.head_families import family_point, family_statement
 from headflow.certificates.store import certificate_directory
@@ -92,7 +93,10 @@ def _certificates(claim: InequalityClaim, witness: dict[str, Any], ctx: Context)
     heads, the others on one each: `statements.head_families`), when the family has that shape and the kernel
     accepts it; else none."""
     point = family_point(claim, witness)
-    statement = None if point is None else family_statement(claim, len(witness["family"]))
+    try:
+        statement = None if point is None else family_statement(claim, len(witness["family"]))
+    except Rejected:  # no point of the statement's domain found: a statement over an empty domain proves nothing
+        return []
     if point is None or statement is None:
         return []
     path = certify_counterexample(claim, point, certificate_directory(ctx.certificate_dir), statement)
