@@ -61,7 +61,7 @@ def families(
     multiplicities (none when size is 1 and `distinct`)."""
     symbols = {str(s): s for s in domains}
     names = sorted(scope.names)
-    ends = [_ends(domains[symbols[name]]) for name in names]
+    ends = [_ends(domains[symbols[name]], {**point, scope.count: sp.Integer(size)}) for name in names]
     if all(ends):  # the boundary: every head at the domain's first closed end, then the two ends half and half
         low = {name: e[0] for name, e in zip(names, ends, strict=True)}
         high = {name: e[-1] for name, e in zip(names, ends, strict=True)}
@@ -79,10 +79,12 @@ def families(
         yield tuple(zip(values, _split(size, members, rng), strict=True))  # type: ignore[arg-type]
 
 
-def _ends(domain: Domain) -> list[sp.Rational]:
-    """The closed rational ends of a domain (where a family may sit on the boundary)."""
+def _ends(domain: Domain, values: Point) -> list[sp.Rational]:
+    """The closed ends of a domain that are rational at the point and the number of heads (where a family may sit on
+    the boundary: `lam_h in [0, H]` at H = 3 has the ends 0 and 3)."""
     ends = [(domain.low, domain.low_open), (domain.high, domain.high_open)]
-    return [e for e, is_open in ends if e is not None and e.is_Rational and not is_open]
+    at = [(e.xreplace(values), is_open) for e, is_open in ends if e is not None]
+    return [e for e, is_open in at if e.is_Rational and not is_open]
 
 
 def _values(

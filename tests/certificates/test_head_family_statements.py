@@ -11,6 +11,7 @@ a million heads, refuted there.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,25 @@ def test_two_per_head_symbols_and_a_logarithm_of_a_mean_are_written_out(tmp_path
         checked = recheck(path, claims=claims, read_claim=True)
         assert checked.ok, checked.message
     assert "mu_2" in check_file(found["two.symbols"]).proved
+
+
+BOUND_IN_H = """
+[[claim]]
+id = "dep.bound"
+kind = "inequality"
+lhs = "sum_h(lam_h)"
+op = "<"
+rhs = "H"
+domain = { H = "integer>=1", lam_h = { min = 0, max = "H" } }
+"""
+
+
+def test_a_per_head_bound_in_H_is_searched_at_its_ends_and_certified(tmp_path: Path) -> None:
+    """sum_h lam_h < H with lam_h in [0, H] fails where the heads sit at the ends 0 and H (at H = 1: lam = 1): the
+    search tries the ends of a bound that depends on H, and the certificate states the bound as the variable H."""
+    (path,) = certificates_of(BOUND_IN_H, tmp_path).values()
+    checked = recheck(path, claims={c.id: c for c in parse_claims(BOUND_IN_H)}, read_claim=True)
+    assert checked.ok, checked.message
+    statement = json.loads(path.read_text())["statement"]
+    (member,) = [v for v in statement["variables"] if v["name"] == "lam_1"]
+    assert member["high"] == ["sym", "H"]
