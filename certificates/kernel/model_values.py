@@ -44,8 +44,10 @@ DATA = {"tokens": ("tokens", 2), "scores": ("score_matrices", 3), "values": ("va
 
 def witnessed(claim: Any) -> str:
     """The relation of `rhs - lhs` to 0 that a witness of the claim settles: the negation of a universal claim's
-    relation (a counterexample), the relation itself for an existence claim (an instance; its op is never `=`)."""
-    return STATED[claim.relation.op] if claim.exists else NEGATED[claim.relation.op]
+    relation (a counterexample), the relation itself for an existence claim (an instance; `=` for an equation, which
+    only the exact test settles, never balls)."""
+    op = claim.relation.op
+    return ("=" if op == "=" else STATED[op]) if claim.exists else NEGATED[op]
 
 
 class Trees:

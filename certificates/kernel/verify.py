@@ -44,8 +44,9 @@ from . import equilibrium_statements, model_statements, real_statements, registr
 from .loading import load
 from .recheck import Rejected
 
-#: form -> its checker (the form's module holds its shape and its checker).
-CHECKERS = (real_statements, registry_statements, model_statements, equilibrium_statements, trajectory)
+#: form -> its checker (the form's module holds its shape and its checker; a `model` statement's, which may rest on
+#: a paper identity of the registry's table, is `registry_statements.model_check`).
+CHECKERS = (real_statements, registry_statements, equilibrium_statements, trajectory)
 FORMS = {m.FORM: m.check for m in CHECKERS} | {model_statements.FORM: registry_statements.model_check}
 
 

@@ -15,6 +15,7 @@ from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim, UserClaim
 from headflow.certificates.kernel import inner_products, registry_statements
 from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.statements import pointwise
 from headflow.certificates.statements.gram import GRAM
 from headflow.certificates.statements.model import statement_data
 from headflow.certificates.store import write_certificate
@@ -34,15 +35,17 @@ def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
     return _certified(claim, statement_data(claim), directory)
 
 
-def certify_pointwise(claim: DynamicsClaim, model: ModelClaim, directory: Path) -> Path | None:
-    """The `gram` certificate of a dynamics claim PROVED through its pointwise model claim `model`
-    (`certificates.statements.pointwise`), whose statement, under the dynamics claim's id, the certificate proves
-    when the kernel's table lists it under one of the paper's identities; None otherwise."""
-    return _certified(claim, statement_data(model) | {"claim": claim.id}, directory)
+def certify_pointwise(claim: DynamicsClaim, directory: Path) -> Path | None:
+    """The `gram` certificate of a dynamics claim PROVED through its pointwise statement (`pointwise.proof`, the
+    statement `check-cert --claims` elaborates too), when the kernel's table lists it under one of the paper's
+    identities; None otherwise."""
+    return _certified(claim, pointwise.proof(claim), directory)
 
 
-def _certified(claim: UserClaim, statement: dict[str, Any], directory: Path) -> Path | None:
+def _certified(claim: UserClaim, statement: dict[str, Any] | None, directory: Path) -> Path | None:
     """The certificate of the claim with this model statement, once the kernel's check accepted it (else None)."""
+    if statement is None:
+        return None
     try:
         registry_statements.model_check(statement, claim.id, "gram", {}, 0)
     except Rejected:

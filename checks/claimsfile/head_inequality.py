@@ -93,11 +93,13 @@ def _certificates(claim: InequalityClaim, witness: dict[str, Any], ctx: Context)
     heads, the others on one each: `statements.head_families`), when the family has that shape and the kernel
     accepts it; else none."""
     point = family_point(claim, witness)
+    if point is None:
+        return []
     try:
-        statement = None if point is None else family_statement(claim, len(witness["family"]))
+        statement = family_statement(claim, len(witness["family"]))
     except Rejected:  # no point of the statement's domain found: a statement over an empty domain proves nothing
         return []
-    if point is None or statement is None:
+    if statement is None:
         return []
     path = certify_counterexample(claim, point, certificate_directory(ctx.certificate_dir), statement)
     return [path] if path else []

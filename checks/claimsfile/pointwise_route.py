@@ -108,7 +108,7 @@ def _proved(claim: DynamicsClaim, model: ModelClaim, outcome: Outcome, ctx: Cont
     """The dynamics claim PROVED through its model claim: the proof's steps, and the `gram` certificate of the
     claim's pointwise statement when the kernel's table lists it under one of the paper's identities
     (`gram_identities.certify_pointwise`)."""
-    path = gram_identities.certify_pointwise(claim, model, certificate_directory(ctx.certificate_dir))
+    path = gram_identities.certify_pointwise(claim, certificate_directory(ctx.certificate_dir))
     reading = _reading(claim, model)
     method = (
         f"{ROUTE}: {reading} at every configuration (model claim, PROVED), hence {_consequence(claim)} along every "

@@ -74,9 +74,8 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     for c, binding, gap in given_rows(claim, trees, at):
         rows.append({"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]})
     lhs, rhs = (tree_of(chain.rate.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
-    relation = "=" if claim.exists and claim.relation.op == "=" else witnessed(claim)  # "=": an exact witness
-    name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {relation} 0"
-    rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": relation})
+    name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
+    rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
         why = "the largest singular value: eigenvalues have no formalization in Coq's stdlib, Interval or Coquelicot"
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only ({why})")
