@@ -77,26 +77,28 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 
 def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """A claims-file `model` statement: refuted or proved by a witness (`model_statements.check`), or, kind `gram`,
-    proved by the gram check of the table entry one of whose `models` implies it (`paper_identity`)."""
+    proved by the gram check of the table entry one of whose `models` implies it (`implying_identity`)."""
     if kind != "gram":
         return model_statements.check(data, claim_id, kind, payload, seconds)
-    shown, paper = model_statements.shown(data, model_statements.statement_of(data, claim_id)), paper_identity(data)
-    proved, how = inner_products.check(paper, paper["claim"], payload, seconds)
-    return f"proves claim {claim_id!r}: the model statement {shown}, which follows from {paper['claim']}: {proved}", how
+    shown, cited = model_statements.shown(data, model_statements.statement_of(data, claim_id)), implying_identity(data)
+    proved, how = inner_products.check(cited, cited["claim"], payload, seconds)
+    return f"proves claim {claim_id!r}: the model statement {shown}, which follows from {cited['claim']}: {proved}", how
 
 
-def paper_identity(data: dict[str, Any]) -> dict[str, Any]:
-    """The gram statement of the table entry one of whose `models` (the paper's identity as model statements, written
-    once outside the kernel and reviewed as its sentence is) implies the model statement `data` (`_implies`)."""
+def implying_identity(data: dict[str, Any]) -> dict[str, Any]:
+    """The gram statement of the table entry one of whose `models` (a paper identity's or a lemma's model statements,
+    written once outside the kernel and reviewed as its sentence is) implies the model statement `data`
+    (`_implies`)."""
     names = [name for name, entry in table().items() if any(_implies(m, data) for m in entry.get("models", ()))]
     if not names:
-        raise Rejected("the kernel's table lists this model statement under none of the paper's identities")
+        raise Rejected("the kernel's table lists this model statement under none of its identities")
     return expected(names[0], {})
 
 
 def _implies(model: dict[str, Any], data: dict[str, Any]) -> bool:
     """Whether `data` (read by `model_statements.statement_of`: every field a model has) is the model statement but
-    for more assumptions: a hypothesis or a given condition more only narrows the configurations it is about."""
+    for more assumptions: a hypothesis or a given condition more only narrows the configurations it is about, and a
+    field the listed model leaves out (its kind, mask, ...) is one it holds for whatever the value."""
     same = all(model[key] == data[key] for key in model if key not in ("hypotheses", "given"))
     return same and all(item in data[key] for key in ("hypotheses", "given") for item in model[key])
 

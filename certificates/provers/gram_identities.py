@@ -30,7 +30,7 @@ def certify(claim_id: str, directory: Path) -> Path:
 
 def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
     """The `gram` certificate of a claims-file model claim that is one of the paper's identities (the kernel's table
-    lists a model statement that implies the claim's: `registry_statements.paper_identity`), after the kernel's
+    lists a model statement that implies the claim's: `registry_statements.implying_identity`), after the kernel's
     check accepted it; None for any other claim."""
     return _certified(claim, statement_data(claim), directory)
 

@@ -76,7 +76,7 @@ def _rate(lhs: str, op: str, rhs: str, setting: dict[str, Any] | None = None) ->
     return {"assume": ["symmetric-scores", "aligned-values"], **(setting or {}), "lhs": lhs, "op": op, "rhs": rhs}
 
 
-def _energy(sentence: str, *identities: tuple[Any, ...], **space: Any) -> GramObligation:
+def gradient_obligation(sentence: str, *identities: tuple[Any, ...], **space: Any) -> GramObligation:
     """A statement with the gradient lemma first, then `identities`, over M symmetric (G too where orthogonal)."""
     operators = ("G", "M") if ORTHOGONAL in identities else ("M",)
     return GramObligation(
@@ -97,18 +97,18 @@ SHADOW_SPACE = {"unit": ("x",), "orthogonal": (("f", "g"),)}
 SPHERE = ((inner(projected(U), U), inner(projected(U), projected(U))),)
 
 ENERGY: dict[str, GramObligation] = {
-    "T11.energy-rate.spherical": _energy(
+    "T11.energy-rate.spherical": gradient_obligation(
         f"{SETTING}; {SPHERE_TOKEN}{JOINED}so, with xdot_j = P_(x_j) v_j (unit tokens), dE/dt = (1/n^2) sum_j "
         "<xdot_j, n v_j> = (1/n) sum_j |xdot_j|^2 >= 0 (a sum of squared norms)",
         *SPHERE,
         unit=("x",),
         models=(_rate("dE_dt", "=", "sum_i(norm2(xdot_i)) / n"), _rate("dE_dt", ">=", "0")),
     ),
-    "T11.energy-rate.flat": _energy(
+    "T11.energy-rate.flat": gradient_obligation(
         f"{SETTING}{JOINED}so, with xdot_j = v_j, dE/dt = (1/n^2) sum_j <xdot_j, n v_j> = (1/n) sum_j |xdot_j|^2 >= 0",
         models=(_rate("dE_dt", "=", "sum_i(norm2(xdot_i)) / n", FLAT), _rate("dE_dt", ">=", "0", FLAT)),
     ),
-    "T16.flat-orthogonal": _energy(
+    "T16.flat-orthogonal": gradient_obligation(
         f"{SETTING}{ORTHOGONAL_HEADS}; (3) <f + g, f> = <f, f> for <f, g> = 0{JOINED}so, with xdot_i = (1/n) "
         "(f^h_i + g_i) (flat), dE_h/dt = (1/n^3) sum_i <f^h_i + g_i, f^h_i> = (1/n^3) sum_i |f^h_i|^2 >= 0",
         ORTHOGONAL,
@@ -116,20 +116,20 @@ ENERGY: dict[str, GramObligation] = {
         orthogonal=(("f", "g"),),
         models=(_rate("dE_h_dt", "=", "sum_i(norm2(f_h_i)) / n**3", FLAT | ORTHOGONAL_MODEL),),
     ),
-    "T17.shadow-decomposition": _energy(
+    "T17.shadow-decomposition": gradient_obligation(
         f"{SETTING}{ORTHOGONAL_HEADS}; {SHADOW_TOKEN}{JOINED}so dE_h/dt = (1/n^3) sum_i (T^h_i - a^h_i A^h_i)",
         *SHADOW,
         **SHADOW_SPACE,
         models=(_rate("dE_h_dt", "=", "sum_i(T_h_i - a_h_i * A_h_i) / n**3", ORTHOGONAL_MODEL),),
     ),
-    "C8.radial-dominance": _energy(
+    "C8.radial-dominance": gradient_obligation(
         f"{SETTING}{ORTHOGONAL_HEADS}; {SHADOW_TOKEN}{JOINED}so dE_h/dt = (1/n^3) sum_i m_i with m_i = T^h_i - "
         "a^h_i A^h_i, and where every m_i >= 0 (Condition 8, per token) dE_h/dt >= 0",
         *SHADOW,
         **SHADOW_SPACE,
         models=(_rate("dE_h_dt", ">=", "0", ORTHOGONAL_MODEL | {"given": ["condition8"]}),),
     ),
-    "C8.radial-dominance.reading-b": _energy(
+    "C8.radial-dominance.reading-b": gradient_obligation(
         f"{SETTING}{ORTHOGONAL_HEADS}; {SHADOW_TOKEN}{JOINED}so n^3 dE_h/dt = sum_i T^h_i - sum_i a^h_i A^h_i, and "
         "as n^3 > 0, dE_h/dt >= 0 if and only if sum_i a^h_i A^h_i <= sum_i T^h_i",
         *SHADOW,
@@ -139,7 +139,7 @@ ENERGY: dict[str, GramObligation] = {
             _rate("sum_i(a_h_i * A_h_i)", "<=", "sum_i(T_h_i)", ORTHOGONAL_MODEL | {"given": ["dE_h_dt >= 0"]}),
         ),
     ),
-    "T19.monotonicity-regime": _energy(
+    "T19.monotonicity-regime": gradient_obligation(
         f"{SETTING}; {SPHERE_TOKEN}{JOINED}so, with xdot_j = P_(x_j) v_j, dE/dt = (1/n) sum_j |xdot_j|^2; with "
         "every head M_h = W_h = alpha I (symmetric; alpha real) the E_h are equal, E = H E_h, and dE_h/dt = "
         "(1/(n H)) sum_j |xdot_j|^2 >= 0 for every beta > 0",

@@ -63,7 +63,7 @@ def _at_token(lhs: str, rhs: str) -> dict[str, str]:
     return {"lhs": lhs, "op": "=", "rhs": rhs}
 
 
-def _vanishes_at(token: VectorTree, field: VectorTree = AX) -> tuple[Tree, Tree]:
+def vanishes_at(token: VectorTree, field: VectorTree = AX) -> tuple[Tree, Tree]:
     """<P_token(field), w> = 0: the tangent projection at `token` of the field (a x by default) is 0 (stated against
     every w)."""
     return inner(tangent_projection(token, field, inner), W), ["rat", "0"]
@@ -103,7 +103,9 @@ class GramObligation:
     #: [scalar, its rate] for `rate` trees.
     rates: tuple[tuple[str, Tree], ...] = ()
     #: The claims-file `model` claims (their fields: lhs, op, rhs, assume, ...) that are this statement: the sentence
-    #: establishes each for every configuration they quantify over (`certificates.statements.model.model_body`).
+    #: establishes each for every configuration they quantify over (`certificates.statements.model.model_body`). A
+    #: model's `open` fields (statement fields: `attention`, `mask`, ...) are left out of its listing: it holds
+    #: whatever a claim's value of them (the kernel compares the fields a listed model has).
     models: tuple[dict[str, Any], ...] = ()
 
     def entry(self) -> dict[str, Any]:
@@ -123,7 +125,13 @@ class GramObligation:
             "velocities": [list(pair) for pair in self.velocities],
             "rates": [list(pair) for pair in self.rates],
             "identities": [list(pair) for pair in self.identities],
-        } | ({"models": [model_body(fields) for fields in self.models]} if self.models else {})
+        } | ({"models": [listed_model(fields) for fields in self.models]} if self.models else {})
+
+
+def listed_model(fields: dict[str, Any]) -> dict[str, Any]:
+    """The model statement of claims-file `fields`, less the statement fields `fields["open"]` names."""
+    body = model_body({key: value for key, value in fields.items() if key != "open"})
+    return {key: value for key, value in body.items() if key not in fields.get("open", ())}
 
 
 def simplex_obligation(rho: sp.Expr = critical_points.SIMPLEX_RHO) -> GramObligation:
@@ -134,7 +142,7 @@ def simplex_obligation(rho: sp.Expr = critical_points.SIMPLEX_RHO) -> GramObliga
     norm = substitute(from_sympy(critical_points.squared_sum(rho_symbol)), {"rho": from_sympy(rho)})
     field = critical_points.simplex_field(X, S, (["sym", "a"], ["sym", "b"]), ["sym", "nu"])
     return GramObligation(
-        SIMPLEX_SENTENCE, (_vanishes_at(X, field),), gram=(("s", "s", norm),), zero=(S.tree,), definite=True
+        SIMPLEX_SENTENCE, (vanishes_at(X, field),), gram=(("s", "s", norm),), zero=(S.tree,), definite=True
     )
 
 
@@ -175,13 +183,13 @@ IDENTITIES: dict[str, GramObligation] = {
         "P_x(a x) = 0 (the tangent projection at x of a multiple of x vanishes, stated as <P_x(a x), w> = 0 for "
         "every w), so x_1 = ... = x_n = x is an equilibrium once each velocity field is a multiple of x"
         + VELOCITY_LEMMA,
-        (_vanishes_at(X),),
+        (vanishes_at(X),),
     ),
     "critical-points.antipodal": GramObligation(
         "for vectors x, w of any real inner-product space (every R^d) with <x, x> = 1 and every real a: "
         "P_x(a x) = 0 and P_{-x}(a x) = 0 (stated against every w), so x_i = sigma_i x, sigma_i in {1, -1}, is an "
         "equilibrium once each velocity field is a multiple of x" + VELOCITY_LEMMA,
-        (_vanishes_at(X), _vanishes_at(-X)),
+        (vanishes_at(X), vanishes_at(-X)),
     ),
     "critical-points.simplex": simplex_obligation(),
 }

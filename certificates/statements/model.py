@@ -52,7 +52,7 @@ def statement_data(claim: ModelClaim) -> dict[str, Any]:
 def model_body(fields: dict[str, Any]) -> dict[str, Any]:
     """The statement data, without `form` and `claim`, of the model claim with these claims-file fields (lhs, op,
     rhs, assume, ...; strings and lists of strings): how the kernel's table lists the model statements of a paper
-    identity (`registry_statements.paper_identity`)."""
+    identity (`registry_statements.implying_identity`)."""
     from headflow.certificates.claims.loader import parse_claims
 
     lines = [f"{key} = {json.dumps(value)}" for key, value in {"id": "model", "kind": "model", **fields}.items()]

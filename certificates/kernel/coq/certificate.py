@@ -36,7 +36,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form in ((registry_statements.FORM, None, "smt"), (registry_statements.FORM, None, "convexity")):
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form in ((registry_statements.FORM, None, "gram"), (model_statements.FORM, None, "gram")):  # lhs = rhs always
-        gram = registry_statements.paper_identity(statement) if form[0] == "model" else statement
+        gram = registry_statements.implying_identity(statement) if form[0] == "model" else statement
         pairs = enumerate(inner_products.identities(gram), start=1)
         found = [UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs]
         return checked.proved, found

@@ -1,6 +1,6 @@
 """Claims-file `model` claims that are one of the paper's identities: a `gram` certificate of the claim's own model
 statement, which the kernel accepts only when its table lists that statement, field for field, under a paper
-identity (`registry_statements.paper_identity`), and then re-checks by that identity's gram check; Coq proves the
+identity (`registry_statements.implying_identity`), and then re-checks by that identity's gram check; Coq proves the
 same identities.
 
 The attacks: the relation changed (a wrong coefficient), a hypothesis dropped, the quantifier turned into an
@@ -24,6 +24,7 @@ from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.model_statements import statement_of
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.gram_identities import certify_model
+from headflow.certificates.statements.model import model_body
 from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
@@ -66,10 +67,10 @@ def test_every_listed_model_statement_is_a_well_formed_universal_model_statement
     listed = {name: entry["models"] for name, entry in registry_statements.table().items() if "models" in entry}
     assert len(listed) >= 9
     for name, bodies in listed.items():
-        for body in bodies:
-            data = {"form": "model", "claim": name} | body
+        for body in bodies:  # a field a lemma leaves open, any value: the default's
+            data = {"form": "model", "claim": name} | model_body({"lhs": "0", "op": "=", "rhs": "0"}) | body
             assert not statement_of(data, name).exists
-            assert registry_statements.paper_identity(data)["claim"] == name
+            assert registry_statements.implying_identity(data)["claim"] == name
 
 
 def test_the_same_claim_under_another_id_is_certified_too(tmp_path: Path) -> None:
@@ -105,13 +106,13 @@ ATTACKS = {
 def test_a_forged_statement_is_none_the_table_lists(attack: str, tmp_path: Path) -> None:
     checked = check_file(forged_file(certificate(T11, tmp_path), tmp_path, ATTACKS[attack]))
     assert not checked.ok
-    assert "none of the paper's identities" in checked.message or "not a model" in checked.message, checked.message
+    assert "none of its identities" in checked.message or "not a model" in checked.message, checked.message
 
 
 def test_condition8_dropped_from_radial_dominance_is_refused(tmp_path: Path) -> None:
     path = certificate(claims_of(PAPER, "C8.radial-dominance"), tmp_path)
     checked = check_file(forged_file(path, tmp_path, _edit_statement("given", [])))
-    assert not checked.ok and "none of the paper's identities" in checked.message
+    assert not checked.ok and "none of its identities" in checked.message
 
 
 def test_a_payload_and_another_label_are_refused(tmp_path: Path) -> None:
@@ -167,7 +168,7 @@ def test_more_assumptions_are_implied_and_fewer_are_not(tmp_path: Path) -> None:
     c8 = certificate(claims_of(PAPER, "C8.radial-dominance"), tmp_path)
     other = [{"lhs": ["name", "dE_dt"], "op": ">=", "rhs": ["num", "0"]}]
     checked = check_file(forged_file(c8, tmp_path, _edit_statement("given", other), name="other-given"))
-    assert not checked.ok and "none of the paper's identities" in checked.message
+    assert not checked.ok and "none of its identities" in checked.message
 
 
 UNIT = "unit-tokens"

@@ -1,0 +1,143 @@
+"""Claims-file model claims beyond the paper's identities that a lemma of the kernel's table implies
+(`certificates.statements.model_lemmas`): tangency on the sphere for every kind, mask and interaction, the first
+token fixed under the causal mask, the softmax gradient identity and its one-head monotonicity, and Theorem 11 for
+repulsive attention. Each example claim carries the lemma's `gram` certificate, re-checked by check-cert against its
+claims file and by Coq; each lemma refuses the statements it does not imply (a lemma leaves some fields open, never
+the geometry, the token, the hypotheses or the given conditions it needs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.coq.source import source
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.certificate import problem
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.gram_identities import certify_model, certify_pointwise
+from headflow.checks.rechecks import recheck
+
+from tests.coq_tier import needs_coqc
+from tests.forging import forged_file
+from tests.sample_claims import EXAMPLES, claims_of
+
+#: (examples file, claim id) -> the lemma its certificate cites.
+CITED = {
+    ("masks", "given-mask-orthogonality"): "lemma.sphere-tangency",
+    ("masks", "masked-interaction-orthogonality"): "lemma.sphere-tangency",
+    ("masks", "causal-first-token-fixed"): "lemma.causal-first-token",
+    ("literature", "kpr.first-token-fixed"): "lemma.causal-first-token",
+    ("quantities", "softmax-energy-rate"): "lemma.softmax-gradient",
+    ("literature", "gl-pr.sa-one-head-energy-monotone"): "lemma.softmax-one-head",
+    ("masks", "repulsive-energy-rate"): "lemma.repulsive-energy-rate",
+    ("masks", "repulsive-energy-non-decreasing"): "lemma.repulsive-energy-rate",
+}
+
+
+def _claim(text: str) -> Any:
+    (claim,) = parse_claims(text)
+    return claim
+
+
+def _certificate(claim: Any, folder: Path) -> Path | None:
+    """The gram certificate of a model claim, or of a dynamics claim through its pointwise statement."""
+    return (certify_pointwise if isinstance(claim, DynamicsClaim) else certify_model)(claim, folder)
+
+
+def _example(name: str, claim_id: str) -> str:
+    return claims_of((EXAMPLES / f"{name}.toml").read_text(), claim_id)
+
+
+@pytest.mark.parametrize(("name", "claim_id"), CITED)
+def test_an_example_claim_carries_its_lemma_and_is_held_to_its_file(name: str, claim_id: str, tmp_path: Path) -> None:
+    text = _example(name, claim_id)
+    path = _certificate(_claim(text), tmp_path)
+    assert path is not None
+    checked = check_file(path)
+    assert checked.ok, checked.message
+    assert f"proves claim {claim_id!r}" in checked.proved
+    assert f"which follows from {CITED[name, claim_id]}: " in checked.proved
+    assert recheck(path, claims={claim_id: _claim(text)}, read_claim=True).ok
+
+
+MODEL = """
+[[claim]]
+id = "edited"
+kind = "model"
+{fields}
+"""
+#: Statements no lemma implies, each a lemma's claim with what it needs taken away (most are false as well).
+NOT_IMPLIED = {
+    "tangency in the flat geometry": 'geometry = "flat"\nlhs = "inner(x_i, xdot_i)"\nop = "="\nrhs = "0"',
+    "every token fixed under the causal mask": 'mask = "causal"\nassume = ["identity-values"]\nlhs = "norm2(xdot_i)"'
+    '\nop = "="\nrhs = "0"',
+    "the first token fixed without a mask": 'token = "first"\nassume = ["identity-values"]\nlhs = "norm2(xdot_i)"'
+    '\nop = "="\nrhs = "0"',
+    "the first token fixed with any values": 'mask = "causal"\ntoken = "first"\nlhs = "norm2(xdot_i)"\nop = "="'
+    '\nrhs = "0"',
+    "softmax monotone with two heads": 'attention = "softmax"\nassume = ["symmetric-scores", "aligned-values"]'
+    '\nlhs = "dE_dt"\nop = ">="\nrhs = "0"\n[claim.domain]\nH = { min = 1, max = 2 }',
+    "the softmax gradient with a wrong factor": 'attention = "softmax"\nassume = ["symmetric-scores"]\nlhs = "dE_h_dt"'
+    '\nop = "="\nrhs = "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n"',
+    "the softmax gradient without symmetric scores": 'attention = "softmax"\nlhs = "dE_h_dt"\nop = "="'
+    '\nrhs = "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"',
+    "repulsive in the flat geometry": 'geometry = "flat"\nbeta = "negative"\nassume = ["symmetric-scores", '
+    '"aligned-values"]\nlhs = "dE_dt"\nop = "="\nrhs = "sum_i(norm2(xdot_i)) / n"',
+}
+
+
+@pytest.mark.parametrize("attack", NOT_IMPLIED)
+def test_a_statement_no_lemma_implies_gets_no_certificate(attack: str, tmp_path: Path) -> None:
+    assert certify_model(_claim(MODEL.format(fields=NOT_IMPLIED[attack])), tmp_path) is None
+    assert not list(tmp_path.iterdir())
+
+
+def _edit_statement(key: str, value: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        data["statement"][key] = value
+
+    return edit
+
+
+FORGED = {
+    "the first token freed": ("causal-first-token-fixed", "fixed", {}),
+    "the mask dropped": ("causal-first-token-fixed", "mask", "none"),
+    "the values' hypothesis dropped": ("causal-first-token-fixed", "hypotheses", ["unit-tokens"]),
+    "tangency made flat": ("given-mask-orthogonality", "geometry", "flat"),
+    "tangency made an existence": ("given-mask-orthogonality", "exists", True),
+}
+
+
+@pytest.mark.parametrize("attack", FORGED)
+def test_a_forged_lemma_certificate_is_refused(attack: str, tmp_path: Path) -> None:
+    claim_id, key, value = FORGED[attack]
+    path = _certificate(_claim(_example("masks", claim_id)), tmp_path)
+    assert path is not None
+    checked = check_file(forged_file(path, tmp_path, _edit_statement(key, value)))
+    assert not checked.ok
+    assert "none of its identities" in checked.message or "not a model" in checked.message, checked.message
+
+
+def test_every_lemma_states_the_fields_it_needs() -> None:
+    """A lemma leaves open only fields a claim can take any value of; the quantifier, geometry, token, hypotheses,
+    given conditions, data and relation are always listed."""
+    needed = {"exists", "geometry", "fixed", "hypotheses", "given", "data", "relation"}
+    lemmas = {name: e for name, e in registry_statements.table().items() if name.startswith("lemma.")}
+    assert len(lemmas) >= 5
+    for name, entry in lemmas.items():
+        for model in entry["models"]:
+            assert needed <= model.keys() and model["exists"] is False, name
+
+
+@needs_coqc
+def test_coq_proves_a_lemma_certificate(tmp_path: Path) -> None:
+    path = _certificate(_claim(_example("literature", "gl-pr.sa-one-head-energy-monotone")), tmp_path)
+    assert path is not None
+    proved, coq_problem = problem(check_file(path))
+    assert "which follows from lemma.softmax-one-head" in proved
+    assert run.compile_source(source(path.name, "lemma.softmax-one-head", proved, coq_problem)).status == "accepted"
