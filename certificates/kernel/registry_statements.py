@@ -88,11 +88,14 @@ def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, se
 def implying_identity(data: dict[str, Any]) -> dict[str, Any]:
     """The gram statement of the table entry one of whose `models` (a paper identity's or a lemma's model statements,
     written once outside the kernel and reviewed as its sentence is) implies the model statement `data`
-    (`_implies`)."""
+    (`_implies`). A lemma about every interaction states the weight of the pair (j, k) as the symbol `phi_jk`: the
+    statement's own interaction phi(s) (exp(beta s) without one) at the score s = <x_j, M x_k> is written in."""
     names = [name for name, entry in table().items() if any(_implies(m, data) for m in entry.get("models", ()))]
     if not names:
         raise Rejected("the kernel's table lists this model statement under none of its identities")
-    return expected(names[0], {})
+    score = ["inner", ["vec", "xj"], ["apply", "M", ["vec", "xk"]]]
+    weight = substitute(data["interaction"] or ["exp", ["mul", ["sym", "beta"], ["sym", "s"]]], {"s": score})
+    return substitute(expected(names[0], {}), {"phi_jk": weight})
 
 
 def _implies(model: dict[str, Any], data: dict[str, Any]) -> bool:

@@ -15,12 +15,20 @@ from typing import Any
 
 from headflow.certificates.statements.energy_identities import (
     JOINED,
-    SETTING,
+    ORTHOGONAL,
     SPHERE,
     SPHERE_TOKEN,
     gradient_obligation,
 )
-from headflow.certificates.statements.inner_products import PU, SPACE, GramObligation, X, inner, vanishes_at
+from headflow.certificates.statements.inner_products import (
+    PU,
+    SPACE,
+    GramObligation,
+    VectorTree,
+    X,
+    inner,
+    vanishes_at,
+)
 
 #: The fields a lemma about every kind of weight leaves open.
 ANY_WEIGHTS = ("attention", "beta", "interaction", "energy")
@@ -34,8 +42,25 @@ SOFTMAX = (
     "relabelling (j, k)), so that dE_h/dt = (1/n^2) sum_j <xdot_j, sum_k exp(beta <x_j, M_h x_k>) M_h x_k> = (1/n^2) "
     "sum_j Z^h_j <xdot_j, M_h xbar^h_j>"
 )
-#: The sentence of T11 for beta < 0 (repulsive attention): its identities hold for every real beta.
-REPULSIVE = f"{SETTING.replace('beta > 0', 'beta < 0 (repulsive attention)')}; {SPHERE_TOKEN}"
+#: The weight of the pair (j, k) under any interaction: the kernel writes in the claim's phi(<x_j, M x_k>)
+#: (`certificates.kernel.registry_statements.implying_identity`).
+PHI = ["sym", "phi_jk"]
+XJ, XK, VJ, VK = (VectorTree(["vec", name]) for name in ("xj", "xk", "vj", "vk"))
+#: sum_{j,k} phi(s_jk) d/dt s_jk = 2 sum_{j,k} phi(s_jk) <xdot_j, M x_k>, s_jk = <x_j, M x_k>, by relabelling (j, k).
+INTERACTION_GRADIENT = (
+    ["mul", PHI, ["rate", inner(XJ, XK.apply("M"))]],
+    ["mul", ["rat", "2"], PHI, inner(VJ, XK.apply("M"))],
+    [["xj", "xk"], ["vj", "vk"]],
+)
+INTERACTION = (
+    "for every n >= 1, d, H >= 1, real beta and tokens x_1..x_n of R^d (any real inner-product space) moving with "
+    "velocities xdot_j, usa attention with weights phi(s^h_jk) of the scores s^h_jk = <x_j, M_h x_k> (the claim's "
+    "interaction phi, or exp(beta s) without one), symmetric score matrices M_h and W_h = M_h: dE_h/dt = (1/(2 n^2)) "
+    "sum_{j,k} phi(s^h_jk) d/dt s^h_jk (the model's rate of the energy), head outputs f^h_j = sum_k phi(s^h_jk) M_h "
+    "x_k, v_j = (1/n) sum_h f^h_j. Re-checked, with the claim's phi written in: (1) for every symmetric M, sum_{j,k} "
+    "phi(<x_j, M x_k>) d/dt <x_j, M x_k> = 2 sum_{j,k} phi(<x_j, M x_k>) <xdot_j, M x_k> (the double sum by "
+    "relabelling (j, k)), so that dE_h/dt = (1/n^2) sum_j <xdot_j, f^h_j>"
+)
 
 
 def _claim(lhs: str, op: str, rhs: str, **fields: Any) -> dict[str, Any]:
@@ -87,12 +112,36 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
             ),
         ),
     ),
-    "lemma.repulsive-energy-rate": gradient_obligation(
-        f"{REPULSIVE}{JOINED}so, with xdot_j = P_(x_j) v_j (unit tokens), dE/dt = (1/n^2) sum_j <xdot_j, n v_j> = "
-        "(1/n) sum_j |xdot_j|^2 >= 0 (a sum of squared norms)",
-        *SPHERE,
+    "lemma.orthogonal-heads": GramObligation(
+        "for vectors x_j, x_k of any real inner-product space (every R^d) and symmetric operators M, G with M G = 0: "
+        "<M x_j, G x_k> = 0. Not re-checked: the definitions: with value matrices W_h = M_h, every head's output "
+        "f^h_i = sum_j w^h_ij M_h x_j (whatever its kind, beta, mask and interaction) and F_i = sum_h f^h_i, so that "
+        "<f^h_i, f^g_i> = 0 for heads h != g with M_h M_g = 0 (a sum of such terms), and |F_i|^2 = sum_h sum_g "
+        "<f^h_i, f^g_i> = sum_h |f^h_i|^2 (bilinearity over the finite sums)",
+        (ORTHOGONAL,),
+        unit=(),
+        symmetric=("G", "M"),
+        annihilating=(("M", "G"),),
+        models=(
+            _claim(
+                "norm2(F_i)",
+                "=",
+                "sum_h(norm2(f_h_i))",
+                assume=["symmetric-scores", "aligned-values", "orthogonal-heads"],
+                open=(*ANY_WEIGHTS, "mask"),
+            ),
+        ),
+    ),
+    "lemma.interaction-energy-rate": GramObligation(
+        f"{INTERACTION}; {SPHERE_TOKEN}{JOINED}so, with xdot_j = P_(x_j) v_j (unit tokens), dE/dt = (1/n^2) sum_j "
+        "<xdot_j, n v_j> = (1/n) sum_j |xdot_j|^2 >= 0 (a sum of squared norms, whatever the sign of phi)",
+        (INTERACTION_GRADIENT, *SPHERE),
+        symmetric=("M",),
+        velocities=(("xj", VJ.tree), ("xk", VK.tree)),
         models=tuple(
-            _claim("dE_dt", op, rhs, beta="negative", assume=["symmetric-scores", "aligned-values"])
+            _claim(
+                "dE_dt", op, rhs, assume=["symmetric-scores", "aligned-values"], open=("beta", "interaction", "energy")
+            )
             for op, rhs in (("=", "sum_i(norm2(xdot_i)) / n"), (">=", "0"))
         ),
     ),

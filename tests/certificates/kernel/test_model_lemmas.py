@@ -1,9 +1,11 @@
 """Claims-file model claims beyond the paper's identities that a lemma of the kernel's table implies
 (`certificates.statements.model_lemmas`): tangency on the sphere for every kind, mask and interaction, the first
-token fixed under the causal mask, the softmax gradient identity and its one-head monotonicity, and Theorem 11 for
-repulsive attention. Each example claim carries the lemma's `gram` certificate, re-checked by check-cert against its
-claims file and by Coq; each lemma refuses the statements it does not imply (a lemma leaves some fields open, never
-the geometry, the token, the hypotheses or the given conditions it needs).
+token fixed under the causal mask, the softmax gradient identity and its one-head monotonicity, orthogonal heads'
+outputs, and Theorem 11 for every weight phi: any interaction, or exp(beta s) with beta < 0 (repulsive attention;
+the kernel writes the claim's phi into the lemma's identities). Each example claim carries the lemma's `gram`
+certificate, re-checked by check-cert against its claims file and by Coq; each lemma refuses the statements it does
+not imply (a lemma leaves some fields open, never the geometry, the token, the hypotheses or the given conditions it
+needs).
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ CITED = {
     ("literature", "kpr.first-token-fixed"): "lemma.causal-first-token",
     ("quantities", "softmax-energy-rate"): "lemma.softmax-gradient",
     ("literature", "gl-pr.sa-one-head-energy-monotone"): "lemma.softmax-one-head",
-    ("masks", "repulsive-energy-rate"): "lemma.repulsive-energy-rate",
-    ("masks", "repulsive-energy-non-decreasing"): "lemma.repulsive-energy-rate",
+    ("masks", "repulsive-energy-rate"): "lemma.interaction-energy-rate",
+    ("masks", "repulsive-energy-non-decreasing"): "lemma.interaction-energy-rate",
+    ("sums", "orthogonal-pythagoras"): "lemma.orthogonal-heads",
+    ("interactions", "energy-rate-square-interaction"): "lemma.interaction-energy-rate",
+    ("interactions", "energy-monotone-shifted-exp"): "lemma.interaction-energy-rate",
+    ("literature", "crmb.general-interaction-energy-monotone"): "lemma.interaction-energy-rate",
+    ("literature", "kuramoto.energy-monotone"): "lemma.interaction-energy-rate",
 }
 
 
@@ -86,6 +93,14 @@ NOT_IMPLIED = {
     '\nop = "="\nrhs = "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n"',
     "the softmax gradient without symmetric scores": 'attention = "softmax"\nlhs = "dE_h_dt"\nop = "="'
     '\nrhs = "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2"',
+    "an interaction's energy rate under the causal mask": 'mask = "causal"\ninteraction = "1 + s**2"\nassume = '
+    '["symmetric-scores", "aligned-values"]\nlhs = "dE_dt"\nop = "="\nrhs = "sum_i(norm2(xdot_i)) / n"',
+    "an interaction's energy rate with a wrong factor": 'interaction = "1 + s**2"\nassume = ["symmetric-scores", '
+    '"aligned-values"]\nlhs = "dE_dt"\nop = "="\nrhs = "sum_i(norm2(xdot_i)) / n**2"',
+    "an interaction's energy rate without aligned values": 'interaction = "1 + s**2"\nassume = ["symmetric-scores"]'
+    '\nlhs = "dE_dt"\nop = ">="\nrhs = "0"',
+    "pythagoras without orthogonal heads": 'assume = ["symmetric-scores", "aligned-values"]\nlhs = "norm2(F_i)"\nop = '
+    '"="\nrhs = "sum_h(norm2(f_h_i))"',
     "repulsive in the flat geometry": 'geometry = "flat"\nbeta = "negative"\nassume = ["symmetric-scores", '
     '"aligned-values"]\nlhs = "dE_dt"\nop = "="\nrhs = "sum_i(norm2(xdot_i)) / n"',
 }
@@ -113,6 +128,23 @@ FORGED = {
 }
 
 
+#: What a forged interaction could make of the lemma's weight phi_jk: each is refused as the statement's interaction.
+INTERACTIONS = {
+    "the placeholder itself": ["sym", "phi_jk"],
+    "a Gram symbol": ["sym", "g_xj_Mxk"],
+    "another score": ["inner", ["vec", "xj"], ["vec", "xk"]],
+    "a rate": ["rate", ["sym", "s"]],
+}
+
+
+@pytest.mark.parametrize("attack", INTERACTIONS)
+def test_a_forged_interaction_is_refused(attack: str, tmp_path: Path) -> None:
+    path = _certificate(_claim(_example("interactions", "energy-rate-square-interaction")), tmp_path)
+    assert path is not None
+    checked = check_file(forged_file(path, tmp_path, _edit_statement("interaction", INTERACTIONS[attack])))
+    assert not checked.ok and "interaction" in checked.message, checked.message
+
+
 @pytest.mark.parametrize("attack", FORGED)
 def test_a_forged_lemma_certificate_is_refused(attack: str, tmp_path: Path) -> None:
     claim_id, key, value = FORGED[attack]
@@ -134,10 +166,17 @@ def test_every_lemma_states_the_fields_it_needs() -> None:
             assert needed <= model.keys() and model["exists"] is False, name
 
 
+COQ = {
+    "lemma.softmax-one-head": ("literature", "gl-pr.sa-one-head-energy-monotone"),
+    "lemma.interaction-energy-rate": ("literature", "crmb.general-interaction-energy-monotone"),
+}
+
+
 @needs_coqc
-def test_coq_proves_a_lemma_certificate(tmp_path: Path) -> None:
-    path = _certificate(_claim(_example("literature", "gl-pr.sa-one-head-energy-monotone")), tmp_path)
+@pytest.mark.parametrize("lemma", COQ)
+def test_coq_proves_a_lemma_certificate(lemma: str, tmp_path: Path) -> None:
+    path = _certificate(_claim(_example(*COQ[lemma])), tmp_path)
     assert path is not None
     proved, coq_problem = problem(check_file(path))
-    assert "which follows from lemma.softmax-one-head" in proved
-    assert run.compile_source(source(path.name, "lemma.softmax-one-head", proved, coq_problem)).status == "accepted"
+    assert f"which follows from {lemma}" in proved
+    assert run.compile_source(source(path.name, lemma, proved, coq_problem)).status == "accepted"
