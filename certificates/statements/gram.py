@@ -1,5 +1,4 @@
-"""Every `gram` statement of the kernel's table: the registry's inner-product identities, energy, T22's early rate,
-T27's entropy, and the lemmas claims-file model claims follow from."""
+"""Every `gram` statement of the registry: inner-product identities, energy, T22's early rate, T27's entropy."""
 
 from __future__ import annotations
 
@@ -7,8 +6,7 @@ from headflow.certificates.statements.clustering_identities import EARLY_RATE
 from headflow.certificates.statements.energy_identities import ENERGY
 from headflow.certificates.statements.entropy_identities import ENTROPY_IDENTITY
 from headflow.certificates.statements.inner_products import IDENTITIES, GramObligation
-from headflow.certificates.statements.model_lemmas import MODEL_LEMMAS
 
 GRAM: dict[str, GramObligation] = (
-    IDENTITIES | ENERGY | {"T22.early-rate": EARLY_RATE, "T27.entropy-identity": ENTROPY_IDENTITY} | MODEL_LEMMAS
+    IDENTITIES | ENERGY | {"T22.early-rate": EARLY_RATE, "T27.entropy-identity": ENTROPY_IDENTITY}
 )

@@ -41,6 +41,7 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements import equilibrium
 from headflow.certificates.statements.gram import GRAM
+from headflow.certificates.statements.model_lemmas import MODEL_LEMMAS
 from headflow.certificates.sympy_trees import formula_from_sympy, from_sympy
 from headflow.identities import closed_forms, signs
 from headflow.identities import condition8_invariance as ci
@@ -945,7 +946,8 @@ def build() -> dict[str, dict[str, Any]]:
     }
     for claim_id, regime in EQUILIBRIUM_CLAIMS.items():
         table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "regime": regime}
-    return table | {claim_id: obligation.entry() for claim_id, obligation in GRAM.items()}
+    gram = GRAM | MODEL_LEMMAS  # the lemmas are no registry claims: claims-file model claims cite them
+    return table | {claim_id: obligation.entry() for claim_id, obligation in gram.items()}
 
 
 #: The registry's equilibrium claims and the regime of their explicit `equilibrium` statements
