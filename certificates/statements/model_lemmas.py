@@ -104,12 +104,14 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
     "lemma.softmax-one-head": gradient_obligation(
         f"{SOFTMAX}; {SPHERE_TOKEN}{JOINED}so "
         "with one head (H = 1) and W = M, the softmax field is v_j = sum_k p_jk W x_k = M xbar_j and xdot_j = "
-        "P_(x_j) v_j, hence dE/dt = (1/n^2) sum_j Z_j <P_(x_j) v_j, v_j> = (1/n^2) sum_j Z_j |xdot_j|^2 >= 0 (Z_j > 0)",
+        "P_(x_j) v_j, hence dE/dt = (1/n^2) sum_j Z_j <P_(x_j) v_j, v_j> = (1/n^2) sum_j Z_j |xdot_j|^2 >= 0 "
+        "(Z_j > 0); with one head E = E_1, so dE_h/dt >= 0 too",
         *SPHERE,
-        models=(
+        models=tuple(
             _claim(
-                "dE_dt", ">=", "0", attention="softmax", assume=["symmetric-scores", "aligned-values"], given=["H <= 1"]
-            ),
+                rate, ">=", "0", attention="softmax", assume=["symmetric-scores", "aligned-values"], given=["H <= 1"]
+            )
+            for rate in ("dE_dt", "dE_h_dt")
         ),
     ),
     "lemma.orthogonal-heads": GramObligation(

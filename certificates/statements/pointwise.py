@@ -51,6 +51,8 @@ SIZE_PARAMETERS = frozenset({"n", "d", "beta", "rho"})
 #: float search does not evaluate (a model claim about them stops on a KeyError in `float_terms` today).
 MODEL_CLAIM_TERMS = ("dE_dt", "dE_h_dt", "entropy_rate_h_i")
 SUFFIX = ".pointwise"
+#: The invariant-region properties and the bound c each states (None: the claim's `bound`).
+REGION_PROPERTIES: dict[str, int | None] = {"stays-non-negative": 0, "stays-at-least": None}
 #: The value term and rate term of each quantity an invariant region `stays-at-least c` is decided for through model
 #: claims (`region_claims`): the energies and the attention entropy.
 REGION_TERMS = {
@@ -276,7 +278,9 @@ def _raw(model_id: str, fields: dict[str, Any]) -> dict[str, Any]:
 
 def proof(claim: DynamicsClaim) -> dict[str, Any] | None:
     """The statement of a dynamics claim's `gram` certificate: the universal model statement, under the claim's id,
-    that implies the claim at every state (its pointwise claim at its sizes, else for every n, d and beta; None:
-    none)."""
-    model = pointwise_claim(claim) or general_pointwise_claim(claim)
+    that implies the claim at every state (its pointwise claim at its sizes, else for every n, d and beta; for an
+    invariant region, its `monotone` statement dq/dt >= 0: `region_claims`; None: none)."""
+    regions = region_claims(claim, None) if claim.property in REGION_PROPERTIES and not claim.exists else []
+    monotone = [model for route, model in regions if route == "monotone"]
+    model = pointwise_claim(claim) or general_pointwise_claim(claim) or next(iter(monotone), None)
     return None if model is None else statement_data(model) | {"claim": claim.id}

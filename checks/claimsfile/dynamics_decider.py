@@ -50,6 +50,7 @@ from headflow.certificates.statements.dynamics import (
     searched_quantity,
     with_given_matrices,
 )
+from headflow.certificates.statements.pointwise import REGION_PROPERTIES
 from headflow.checks.claimsfile import beta_orders
 from headflow.checks.claimsfile.angle_start import refuted_at_angles
 from headflow.checks.claimsfile.arc_route import decide_arc
@@ -71,7 +72,6 @@ from headflow.checks.claimsfile.invariance import decide_by_floats as decide_inv
 from headflow.checks.claimsfile.pointwise_route import decide_pointwise, decide_pointwise_domain
 from headflow.checks.claimsfile.quantified_dynamics import DomainSweep
 from headflow.checks.claimsfile.reduced_observables import decide_on_reduction
-from headflow.checks.claimsfile.region_route import PROPERTIES as REGION_PROPERTIES
 from headflow.checks.claimsfile.region_route import decide_region
 from headflow.checks.claimsfile.scheme_energy import decide_scheme_energy
 from headflow.checks.claimsfile.scheme_reduction import decide_scheme

@@ -36,13 +36,13 @@ from pathlib import Path
 
 from headflow.certificates.claims.evaluation import exact
 from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim
-from headflow.certificates.statements.pointwise import region_claims
+from headflow.certificates.provers import gram_identities
+from headflow.certificates.statements.pointwise import REGION_PROPERTIES, region_claims
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.model_decider import decide_model
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
 
-#: The invariant-region properties and the bound c each states (None: the claim's `bound`).
-PROPERTIES = {"stays-non-negative": 0, "stays-at-least": None}
 ROUTE = "invariant region"
 #: What each model claim's truth gives, in the report.
 READINGS = {
@@ -58,21 +58,25 @@ READINGS = {
 def decide_region(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     """PROVED through the first of the claim's model claims (monotone, bound, boundary) that the exact reduction
     proves; None when the claim is no invariant region of a quantity with model terms, or none is proved."""
-    if claim.property not in PROPERTIES or claim.exists:
+    if claim.property not in REGION_PROPERTIES or claim.exists:
         return None
-    c = PROPERTIES[claim.property]
+    c = REGION_PROPERTIES[claim.property]
     bound = c if c is not None else None if claim.target.free_symbols else exact(claim.target, {})
     with tempfile.TemporaryDirectory() as scratch:
         scratch_ctx = dataclasses.replace(ctx, certificate_dir=Path(scratch))
         for route, model in region_claims(claim, bound):
             outcome = decide_model(model, scratch_ctx, search=False, certify=False)
             if outcome.verdict is Verdict.PROVED:
-                return _proved(claim, route, model, outcome, bound)
+                return _proved(claim, route, model, outcome, bound, ctx)
     return None
 
 
-def _proved(claim: DynamicsClaim, route: str, model: ModelClaim, outcome: Outcome, bound: object) -> Outcome:
-    """The invariance claim PROVED through one model claim, with its steps."""
+def _proved(
+    claim: DynamicsClaim, route: str, model: ModelClaim, outcome: Outcome, bound: object, ctx: Context
+) -> Outcome:
+    """The invariance claim PROVED through one model claim, with its steps; through the monotone statement, with the
+    `gram` certificate of that statement when the kernel's table lists it (`gram_identities.certify_pointwise`)."""
+    found = route == "monotone" and gram_identities.certify_pointwise(claim, certificate_directory(ctx.certificate_dir))
     c = "c" if bound is None else str(bound)
     reading = READINGS[route].format(q=claim.quantity, c=c)
     method = f"{ROUTE} ({route}): {model.statement} (model claim, PROVED); hence {reading}"
@@ -85,4 +89,5 @@ def _proved(claim: DynamicsClaim, route: str, model: ModelClaim, outcome: Outcom
             "trajectory of the model never leaves its configurations, so every start the claim allows is covered"
         ),
         details={"route": f"{ROUTE}: {route}", "model_claim": model.raw},
+        certificates=[str(found)] if found else [],
     )

@@ -26,7 +26,7 @@ from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
-from tests.sample_claims import EXAMPLES, claims_of
+from tests.sample_claims import EXAMPLES, certificates_of, claims_of
 
 #: (examples file, claim id) -> the lemma its certificate cites.
 CITED = {
@@ -180,3 +180,38 @@ def test_coq_proves_a_lemma_certificate(lemma: str, tmp_path: Path) -> None:
     proved, coq_problem = problem(check_file(path))
     assert f"which follows from {lemma}" in proved
     assert run.compile_source(source(path.name, lemma, proved, coq_problem)).status == "accepted"
+
+
+#: Invariant regions PROVED through their monotone statement dq/dt >= 0 (`pointwise.proof`), and the lemma or
+#: identity their certificate cites.
+REGIONS = {
+    "energy.stays-above": "T11.energy-rate.spherical",
+    "head-energy.softmax.stays-above.every-n": "lemma.softmax-one-head",
+}
+
+
+def test_an_invariant_region_proved_by_monotonicity_carries_its_monotone_statement(tmp_path: Path) -> None:
+    """The certificate proves dq/dt >= 0 under the region claim's id, held to the claims file; the region proved
+    through its bound (entropy >= 0 at every configuration) and the refuted one carry no gram certificate."""
+    text = (EXAMPLES / "invariance.toml").read_text()
+    found = certificates_of(text, tmp_path)
+    claims = {claim.id: claim for claim in parse_claims(text)}
+    grams = {name: path for name, path in found.items() if ".gram." in path.name}
+    assert {path.name.split(".gram.")[0] for path in grams.values()} == set(REGIONS)
+    for path in grams.values():
+        checked = check_file(path)
+        claim_id = path.name.split(".gram.")[0]
+        assert checked.ok and f"which follows from {REGIONS[claim_id]}: " in checked.proved, checked.message
+        assert '_dt >= 0"' in checked.proved
+        assert recheck(path, claims=claims, read_claim=True).ok
+
+
+def test_a_region_certificate_is_not_held_to_another_property(tmp_path: Path) -> None:
+    """The same monotone statement under a claim whose property no monotone statement implies (energy at least
+    1/2 at every time from its random starts): --claims elaborates no statement for it, so the certificate is not
+    its proof."""
+    text = claims_of((EXAMPLES / "invariance.toml").read_text(), "energy.stays-above")
+    path = certify_pointwise(_claim(text), tmp_path)
+    assert path is not None
+    other = _claim(text.replace('property = "stays-at-least"', 'property = "at-least"'))
+    assert not recheck(path, claims={other.id: other}, read_claim=True).ok
