@@ -108,11 +108,20 @@ REGISTRY_LEMMAS = {
 }
 
 
+def _registry_lemma(claim: EquilibriumClaim) -> str | None:
+    """The registry statement the claim's regime is an instance of: an equiangular rho that is, as written, the
+    simplex's -1/(n - 1) (the same expression, compared structurally: never a zero test) is the simplex."""
+    if claim.regime == "equiangular" and claim.rho.subs(ec.N, proofs.n) == proofs.SIMPLEX_RHO:
+        return REGISTRY_LEMMAS["simplex"]
+    return REGISTRY_LEMMAS.get(claim.regime)
+
+
 def _with_lemma_certificate(claim: EquilibriumClaim, proved: Outcome, ctx: Context) -> Outcome:
     """The proof with the `gram` certificate of the registry statement it is an instance of (single cluster,
-    antipodal split, simplex; none for an equiangular rho), as the registry's route writes it; INCONCLUSIVE when the
-    kernel does not accept the identities (SymPy and the kernel disagree: neither is taken)."""
-    lemma = REGISTRY_LEMMAS.get(claim.regime)
+    antipodal split, simplex, an equiangular rho written as the simplex's; none for another rho), as the registry's
+    route writes it; INCONCLUSIVE when the kernel does not accept the identities (SymPy and the kernel disagree:
+    neither is taken)."""
+    lemma = _registry_lemma(claim)
     if lemma is None or not gram_identities.has_certificate(lemma):
         return proved
     try:

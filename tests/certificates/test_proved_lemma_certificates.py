@@ -195,3 +195,30 @@ def test_the_proved_simplex_verdict_carries_its_certificate(tmp_path: Path) -> N
     assert result.verdict is Verdict.PROVED, result
     (path,) = result.certificates
     assert ".gram." in path and check_file(Path(path)).ok
+
+
+EQUIANGULAR = """
+[[claim]]
+id = "equiangular"
+kind = "equilibrium"
+tokens = "equiangular"
+rho = "{rho}"
+property = "critical-point"
+"""
+
+
+def test_an_equiangular_claim_at_the_simplex_angle_carries_the_simplex_certificate(tmp_path: Path) -> None:
+    """rho written as the simplex's -1/(n - 1) is the simplex claim: PROVED with its gram certificate; the same
+    angle written otherwise (1/(1 - n)) is PROVED without one (the regimes are compared as written, never by a zero
+    test), and another angle (-1/n) is refuted (a witness of a moving token, no gram certificate)."""
+    from tests.sample_claims import certificates_of
+
+    for name in ("simplex", "written-otherwise", "other-angle"):
+        (tmp_path / name).mkdir()
+    found = certificates_of(EQUIANGULAR.format(rho="-1/(n - 1)"), tmp_path / "simplex")
+    (path,) = found.values()
+    assert ".gram." in path.name and json.loads(path.read_text())["claim_id"] == "critical-points.simplex"
+    assert check_file(path).ok
+    assert not certificates_of(EQUIANGULAR.format(rho="1/(1 - n)"), tmp_path / "written-otherwise")
+    other = certificates_of(EQUIANGULAR.format(rho="-1/n"), tmp_path / "other-angle")
+    assert not [path for path in other.values() if ".gram." in path.name]
