@@ -36,11 +36,12 @@ Point = dict[sp.Symbol, sp.Rational]
 
 
 def head_counts(domain: Domain, point: Point, rng: np.random.Generator) -> list[int]:
-    """H values to try: the domain's three least, the point's, a random one and the largest (HUGE when unbounded)."""
+    """H values to try: the domain's three least, the point's, a random one and the largest (unbounded: HUGE, or 50
+    above the least when that is larger: a domain may start beyond HUGE)."""
     low = int(domain.low)
     high = None if domain.high is None or not domain.high.is_Rational else int(sp.floor(domain.high))
-    top = HUGE if high is None else high
-    counts = [low, low + 1, low + 2, int(point.get(_symbol(point, "H"), low)), int(rng.integers(low, low + 50)), top]
+    top = max(HUGE, low + 50) if high is None else high
+    counts = [low, low + 1, low + 2, int(point.get(_symbol(point, "H"), low)), low + int(rng.integers(0, 50)), top]
     return list(dict.fromkeys(h for h in counts if low <= h <= top))
 
 

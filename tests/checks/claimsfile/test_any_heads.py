@@ -66,6 +66,26 @@ def test_huge_H_is_sampled_as_a_few_members(example: dict) -> None:
     assert int(witness["H"]) > 2_000_000 and len(witness["family"]) <= 4
 
 
+@pytest.mark.parametrize("least", [10**12, 10**30])
+def test_a_domain_of_H_that_starts_beyond_the_huge_sample_is_searched(least: int, tmp_path: Path) -> None:
+    """H >= 10^12 (or 10^30: past numpy's integers): the search tries H from the domain's least value on, not none,
+    and refutes a claim false for every family there, with its certificate; a true claim is not refuted."""
+    text = f"""
+        [[claim]]
+        id = "beyond"
+        kind = "inequality"
+        lhs = "sum_h(lam_h)"
+        op = "<="
+        rhs = "2.5 * mean_h(lam_h) + 0.1"
+        domain = {{ H = {{ min = {least}, integer = true }}, lam_h = "[1, 2]" }}
+    """
+    verdict, evidence = _decided(text, "beyond", tmp_path)
+    assert verdict is Verdict.REFUTED, evidence
+    assert int(evidence["witness"]["H"]) >= least and evidence["certificates"]
+    true = text.replace('op = "<="', 'op = ">="').replace('rhs = "2.5 * mean_h(lam_h) + 0.1"', 'rhs = "mean_h(lam_h)"')
+    assert _decided(true, "beyond", tmp_path)[0] is not Verdict.REFUTED
+
+
 def test_boundary_families_refute(example: dict) -> None:
     assert example["heads.usa.boundary"][1]["witness"]["parameter_point"]["lam_h"].startswith("[0")
     assert example["heads.boundary"][1]["witness"]["family"][0]["lam_h"] == "0"
