@@ -17,6 +17,7 @@ from typing import Any
 
 import sympy as sp
 from headflow.certificates.claims.conditions import Condition
+from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.schema import ConstantClaim, IdentityClaim, InequalityClaim, UserClaim
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
@@ -25,6 +26,8 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.nonempty import settle
 from headflow.certificates.sympy_trees import from_sympy
 
+#: Working precisions (bits) at which a constant's value is settled against its interval, in order.
+BALL_PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 #: Certificate kinds with a statement of form `real`, by the kind of claim.
 KINDS = {"constant": ("witness",), "inequality": ("interval-cover", "smt", "witness"), "identity": ("smt", "witness")}
 
@@ -35,7 +38,7 @@ def elaborate(parsed: UserClaim, kind: str, payload: dict[str, Any] | None = Non
     if kind not in KINDS.get(parsed.kind, ()):
         return None
     if isinstance(parsed, ConstantClaim):
-        return constant_statement(parsed)
+        return constant_statement(parsed, outside(parsed))
     return relation_statement(parsed) if covered(parsed) else None
 
 
@@ -47,18 +50,32 @@ def covered(claim: UserClaim) -> bool:
     return isinstance(claim, InequalityClaim) and claim.heads is None and not claim.punctures
 
 
-def constant_statement(claim: ConstantClaim) -> dict[str, Any]:
-    """`low <= expr <= high`, low and high the rounding interval of the claim's value and digits."""
-    return {
-        "form": FORM,
-        "claim": claim.id,
-        "variables": [],
-        "expression": parse_tree(claim.raw["expr"], {}),
-        "low": rational_text(_fraction(claim.low)),
-        "high": rational_text(_fraction(claim.high)),
-        "conditions": conditions_data(claim.id, claim.conditions),
-        "point": {},
-    }
+def constant_statement(claim: ConstantClaim, failing: str | None = None) -> dict[str, Any]:
+    """`low <= expr <= high`, low and high the rounding interval of the claim's value and digits; with `failing`
+    (`outside`'s "low" or "high"), the one side the value is outside of, as the relation it fails (`expr >= low`,
+    `expr <= high`): a counterexample of it, at the empty point, refutes the claim."""
+    expression, conditions = parse_tree(claim.raw["expr"], {}), conditions_data(claim.id, claim.conditions)
+    ends = {"low": rational_text(_fraction(claim.low)), "high": rational_text(_fraction(claim.high))}
+    body = {"expression": expression, **ends}
+    if failing is not None:
+        body = {"lhs": expression, "op": ">=" if failing == "low" else "<=", "rhs": ["rat", ends[failing]]}
+    return {"form": FORM, "claim": claim.id, "variables": [], **body, "conditions": conditions, "point": {}}
+
+
+def outside(claim: ConstantClaim) -> str | None:
+    """The end of the claim's interval that a ball of its value lies beyond ("low": below it, "high": above it) at
+    the first of BALL_PRECISIONS where a ball settles the value against both ends; None when none shows it outside
+    (inside, undefined, or unsettled)."""
+    for prec in BALL_PRECISIONS:
+        try:
+            value, low, high = (ball(e, {}, prec) for e in (claim.expr, claim.low, claim.high))
+        except EvaluationError:
+            continue
+        if value < low or value > high:  # arb comparisons are True only when certain
+            return "low" if value < low else "high"
+        if value >= low and value <= high:
+            return None
+    return None
 
 
 def relation_statement(claim: InequalityClaim | IdentityClaim) -> dict[str, Any]:

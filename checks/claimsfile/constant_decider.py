@@ -2,8 +2,9 @@
 
 The stated value with `digits` significant digits denotes the closed interval [low, high]
 (half a unit of the last digit either side). A ball strictly outside it refutes the claim
-rigorously; a ball inside it proves it rigorously, and is written as a `witness` point
-certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
+rigorously, with the counterexample certificate of the side it fails (`expr >= low` or `expr <= high` at the
+empty point: `statements.real.constant_statement`); a ball inside it proves it rigorously, and is written as a
+`witness` point certificate (conditions expr - low >= 0 and high - expr >= 0, re-checked by `headflow
 check-cert`): CERTIFIED. Expressions the certificate format cannot hold (a symbolic real power)
 stay CONFIRMED (one case, tolerance = the ball radius): rigorous, but without a file. The expression is
 the inert form of the text (`headflow.certificates.claims.expressions`), so its ball is the value of the formula as
@@ -25,14 +26,14 @@ from headflow.certificates.kernel.exact import holds
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.real_statements import constant_conditions
 from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.counterexamples import certify_counterexample
 from headflow.certificates.provers.witness import certify_point
-from headflow.certificates.statements.real import constant_statement
+from headflow.certificates.statements.real import BALL_PRECISIONS, constant_statement, outside
 from headflow.certificates.store import certificate_directory
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
 
 METHOD = "ball evaluation"
-PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
 def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
@@ -41,7 +42,7 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
     A ball that is not finite at one precision (a square root of a ball that still reaches below 0) is
     retried at the next: only the last precision's failure is reported."""
     unevaluated = ""
-    for prec in PRECISIONS:
+    for prec in BALL_PRECISIONS:
         ctx.check_budget()
         defined = _definedness(claim, prec)
         if isinstance(defined, Outcome):
@@ -60,7 +61,10 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
             "interval": [decimal_text(claim.low), decimal_text(claim.high)],
         }
         if value < low or value > high:  # arb comparisons are True only when certain
-            return Outcome(Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence})
+            certificates = _refutation(claim, ctx)
+            return Outcome(
+                Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence}, certificates=certificates
+            )
         if value >= low and value <= high:
             certified = _certify(claim, ctx)
             if certified is not None:
@@ -81,7 +85,7 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
         Verdict.INCONCLUSIVE,
         METHOD,
         notes=f"the ball still straddles an end of the interval (or a definedness condition is unsettled) at "
-        f"{PRECISIONS[-1]} bits (value at an end?)",
+        f"{BALL_PRECISIONS[-1]} bits (value at an end?)",
     )
 
 
@@ -118,3 +122,16 @@ def _certify(claim: ConstantClaim, ctx: Context) -> str | None:
     except (TreeError, Rejected):
         return None
     return str(result.path) if result.verified else None
+
+
+def _refutation(claim: ConstantClaim, ctx: Context) -> list[str]:
+    """The counterexample certificate of the side of the interval the value is outside of (`outside`: the statement
+    `check-cert --claims` elaborates too), as a list: empty when it cannot be written or settled."""
+    try:
+        statement = constant_statement(claim, outside(claim))
+    except (TreeError, Rejected):
+        return []
+    if "op" not in statement:
+        return []
+    path = certify_counterexample(claim, {}, certificate_directory(ctx.certificate_dir), statement)
+    return [path] if path else []

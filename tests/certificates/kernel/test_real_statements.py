@@ -118,7 +118,25 @@ def test_written_certificates_carry_statements_and_are_accepted(certificates: di
             assert json.loads(path.read_text())["statement"]["form"] == "real"
             result = check_file(path)
             assert result.ok, result.message
-    assert "false-constant" not in certificates  # refuted: no certificate of a false claim
+    (refutation,) = certificates["false-constant"]  # refuted: its certificate refutes the side it fails, no proof
+    result = check_file(refutation)
+    assert result.ok and "'false-constant' is false" in result.message and ">= " in result.message, result.message
+
+
+def test_a_refuted_constants_certificate_is_its_claims_and_refutes_only_the_failing_side(
+    certificates: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    """`check-cert --claims` elaborates the side the value is outside of (10^30 c*(10^30) ~ 1.41 < 1.995: `>= low`);
+    the other side (`<= high`, which holds) carries no counterexample: the kernel rejects the swapped certificate."""
+    from headflow.certificates.claims.loader import parse_claims
+    from headflow.checks.rechecks import recheck
+
+    (path,) = certificates["false-constant"]
+    claims = {claim.id: claim for claim in parse_claims(CLAIMS)}
+    assert recheck(path, claims=claims, read_claim=True).ok
+    data = json.loads(path.read_text())
+    data["statement"] |= {"op": "<=", "rhs": ["rat", "401/200"]}
+    assert not check_file(_forged(tmp_path, data)).ok
 
 
 def test_what_is_printed_is_rendered_from_the_statement(certificates: dict[str, list[Path]]) -> None:
