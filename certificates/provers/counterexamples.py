@@ -19,7 +19,7 @@ from headflow.certificates.kernel import real_statements
 from headflow.certificates.kernel.exprtree import TreeError, parse_rational
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.witness import settle_point
-from headflow.certificates.statements.real import covered, relation_statement
+from headflow.certificates.statements.real import refutable, relation_statement
 from headflow.certificates.store import write_certificate
 
 
@@ -30,7 +30,7 @@ def certify_counterexample(
     None when the claim has no statement of form `real`, the balls or the kernel do not settle the point, or its
     enclosures are too large to record (`witness.enclosure_text`: a TreeError, e.g. an end near 2^(-10^400)).
     `statement`: the claim's at one family of heads (`statements.head_families`), else the claim's own."""
-    if statement is None and not covered(claim):
+    if statement is None and not refutable(claim):
         return None
     try:
         statement = statement or relation_statement(claim)

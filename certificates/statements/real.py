@@ -39,7 +39,7 @@ def elaborate(parsed: UserClaim, kind: str, payload: dict[str, Any] | None = Non
         return None
     if isinstance(parsed, ConstantClaim):
         return constant_statement(parsed, outside(parsed))
-    return relation_statement(parsed) if covered(parsed) else None
+    return relation_statement(parsed) if covered(parsed) or (kind == "witness" and refutable(parsed)) else None
 
 
 def covered(claim: UserClaim) -> bool:
@@ -48,6 +48,13 @@ def covered(claim: UserClaim) -> bool:
     if isinstance(claim, IdentityClaim):
         return True
     return isinstance(claim, InequalityClaim) and claim.heads is None and not claim.punctures
+
+
+def refutable(claim: UserClaim) -> bool:
+    """Whether a counterexample of the claim has a statement of form `real`: `covered`, or an inequality over a
+    punctured domain, whose points left out are conditions `x - c != 0` that the counterexample's point meets (a
+    universal proof would have to show them on the whole domain, and cannot: none is written)."""
+    return covered(claim) or (isinstance(claim, InequalityClaim) and claim.heads is None)
 
 
 def constant_statement(claim: ConstantClaim, failing: str | None = None) -> dict[str, Any]:
@@ -90,10 +97,21 @@ def relation_statement(claim: InequalityClaim | IdentityClaim) -> dict[str, Any]
         "lhs": parse_tree(claim.raw["lhs"], names),
         "op": claim.op if isinstance(claim, InequalityClaim) else "=",
         "rhs": parse_tree(claim.raw["rhs"], names),
-        "conditions": conditions_data(claim.id, claim.conditions),
+        "conditions": conditions_data(claim.id, claim.conditions) + puncture_conditions(claim, names),
         "point": {},
     }
     return with_domain_point(statement)
+
+
+def puncture_conditions(claim: InequalityClaim | IdentityClaim, names: dict[str, sp.Symbol]) -> list[dict[str, Any]]:
+    """`x - c != 0` for each point c a punctured domain leaves out (`except`), its tree parsed from the claim's text."""
+    if isinstance(claim, IdentityClaim) or not claim.punctures:
+        return []
+    written = {str(symbol): claim.raw["domain"][str(symbol)]["except"] for symbol in claim.punctures}
+    return [
+        {"expression": ["sub", parse_tree(name, names), parse_tree(text, names)], "relation": "!="}
+        for name, text in written.items()
+    ]
 
 
 def with_domain_point(statement: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,8 @@ from headflow.certificates.claims.schema import InequalityClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import Inert, inert
 from headflow.certificates.kernel.exact import exact_value
+from headflow.certificates.provers.counterexamples import witness_certificates
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.asymptotic_quantities import converted
 from headflow.checks.claimsfile.domain_sampling import sample_point
 from headflow.checks.claimsfile.inequality_decider import refutation
@@ -50,13 +52,15 @@ PRECISION = 128
 
 
 def decide_punctured(claim: InequalityClaim, ctx: Context) -> Outcome:
-    """REFUTED at a ball-verified point, PROVED by the sign of f', or INCONCLUSIVE with why."""
+    """REFUTED at a ball-verified point (with its counterexample certificate: the statement states the point left
+    out as a condition x - c != 0 that the point meets), PROVED by the sign of f', or INCONCLUSIVE with why."""
     if len(claim.punctures) != 1:
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes="one punctured symbol per claim is decided")
     ((x, c),) = claim.punctures.items()
     witness = _search(claim, x, c, ctx)
     if witness is not None:
-        return Outcome(Verdict.REFUTED, SEARCH, witness=witness)
+        certificates = witness_certificates(claim, witness, certificate_directory(ctx.certificate_dir))
+        return Outcome(Verdict.REFUTED, SEARCH, witness=witness, certificates=certificates)
     try:
         return _prove(claim, x, c)
     except _Open as why:

@@ -5,6 +5,7 @@ routes never see a punctured claim."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,40 @@ def test_a_refutation_is_a_ball_point_apart_from_the_puncture(examples: dict[str
     _, evidence = examples["punctured.rate-wrong-maximum"]
     witness = evidence["witness"]
     assert witness["verified_by"] == "ball" and "apart_from" in witness
+
+
+def test_a_refutation_carries_its_certificate_with_the_puncture_stated(
+    examples: dict[str, tuple[Verdict, dict]], tmp_path: Path
+) -> None:
+    """The counterexample certificate states the point left out as a condition x - c != 0 that its point meets, and
+    passes --claims; moved onto the puncture (where x e^(-x) > e^(-1) fails too, but the claim says nothing) it is
+    refused by the kernel; with the condition dropped it is no longer the claim's statement."""
+    from headflow.certificates.kernel.verify import check_file
+    from headflow.checks.rechecks import recheck
+
+    from tests.forging import forged_file
+
+    text = (ROOT / "examples" / "punctured.toml").read_text()
+    claims = {claim.id: claim for claim in parse_claims(text)}
+    for claim_id in ("punctured.rate-wrong-maximum", "punctured.x-exp-x-minimum"):
+        (path,) = examples[claim_id][1]["certificates"]
+        conditions = json.loads(Path(path).read_text())["statement"]["conditions"]
+        assert conditions[-1]["relation"] == "!=" and conditions[-1]["expression"][0] == "sub", conditions
+        assert check_file(Path(path)).ok and recheck(Path(path), claims=claims, read_claim=True).ok
+    (path,) = examples["punctured.x-exp-x-minimum"][1]["certificates"]
+
+    def onto_the_puncture(data: dict) -> None:
+        data["payload"]["point"] = {"x": "1"}
+
+    def puncture_dropped(data: dict) -> None:
+        data["statement"]["conditions"] = data["statement"]["conditions"][:-1]
+        data["payload"]["conditions"] = data["payload"]["conditions"][:-2] + data["payload"]["conditions"][-1:]
+
+    assert not check_file(forged_file(Path(path), tmp_path, onto_the_puncture, name="onto")).ok
+    dropped = forged_file(Path(path), tmp_path, puncture_dropped, name="dropped")
+    assert check_file(dropped).ok  # a true refutation of the claim without its puncture, which is not this claim
+    checked = recheck(dropped, claims=claims, read_claim=True)
+    assert not checked.ok and "elaborates" in checked.message, checked.message
 
 
 CLAIM = """
