@@ -9,9 +9,10 @@ inequality with each sum over the heads written out (`sum_h(e)` is (H - K + 1) e
 expression after SymPy evaluated it); the definedness conditions are the parser's at a family of symbols, one per
 member. A point where that statement fails refutes the claim: it is a family of H values in the domain (H >= K is
 among the statement's bounds). `check-cert --claims` elaborates the statement again at the K of the certificate's
-point. A claim over families whose heads are not all equal, or with a punctured domain, has no such statement (the
-kernel's `real` form states neither), nor a family of another shape or of more than MAX_MEMBERS members, nor a claim
-whose H has a bound that depends on other parameters.
+point. A claim over families whose heads are not all equal has it with the condition that the members' values are
+not all equal (`_distinct`: a counterexample's family meets it), from K = 2 members on. A claim with a punctured
+domain has no such statement, nor a family of another shape or of more than MAX_MEMBERS members, nor a claim whose H
+has a bound that depends on other parameters.
 """
 
 from __future__ import annotations
@@ -59,7 +60,12 @@ def family_statement(claim: InequalityClaim, members: int) -> dict[str, Any] | N
     """`for all parameters, H >= K and lam_1..lam_K in the domain: lhs op rhs` for the shape of K = `members`
     members (the module's docstring), with a verified point of the domain; None when the claim has none."""
     scope = claim.heads
-    if scope is None or claim.not_all_equal or claim.punctures or not isinstance(scope.count, sp.Symbol):
+    if (
+        scope is None
+        or claim.punctures
+        or not isinstance(scope.count, sp.Symbol)
+        or (claim.not_all_equal and members < 2)
+    ):
         return None
     count, domain = scope.count, claim.domains[scope.count]
     names = member_names(claim, members) if 1 <= members <= MAX_MEMBERS else None
@@ -75,7 +81,24 @@ def family_statement(claim: InequalityClaim, members: int) -> dict[str, Any] | N
             variable |= {"low": ["rat", str(members)], "low_open": False}  # the shape needs H >= K heads
         variables += [variable | {"name": name} for name in names.get(symbol.name, [symbol.name])]
     statement = {"form": FORM, "claim": claim.id, "variables": variables, **sides, "op": claim.op}
-    return with_domain_point(statement | {"conditions": _conditions(claim, symbols, names), "point": {}})
+    conditions = _conditions(claim, symbols, names) + (_distinct(names) if claim.not_all_equal else [])
+    return with_domain_point(statement | {"conditions": conditions, "point": {}})
+
+
+def _distinct(names: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """Heads not all equal: the sum of the squared differences of every two members' values is > 0, a condition the
+    point of a counterexample meets (a universal proof would have to show it everywhere, and cannot: none is
+    written)."""
+    squares = [
+        ["pow", ["sub", ["sym", listed[a]], ["sym", listed[b]]], 2]
+        for listed in names.values()
+        for a in range(len(listed))
+        for b in range(a + 1, len(listed))
+    ]
+    total = squares[0]
+    for square in squares[1:]:
+        total = ["add", total, square]
+    return [{"expression": total, "relation": ">"}]
 
 
 def _written_out(tree: Any, shape: dict[str, Any]) -> Any:

@@ -22,6 +22,7 @@ from headflow.certificates.provers.counterexamples import certify_counterexample
 from headflow.certificates.statements.head_families import MAX_MEMBERS, family_point, family_statement, members_of
 from headflow.checks.rechecks import recheck
 
+from tests.forging import forged_file
 from tests.sample_claims import EXAMPLES, certificates_of, claims_of
 
 HEADS = (EXAMPLES / "heads.toml").read_text()
@@ -72,9 +73,10 @@ def test_a_statement_of_another_claim_text_is_refused_against_the_claims_file(tm
     assert "not the one claim" in checked.message
 
 
-def test_the_shape_needs_as_many_heads_as_members_and_no_family_of_unequal_heads() -> None:
+def test_the_shape_needs_as_many_heads_as_members_and_unequal_heads_two_members() -> None:
     """K members need H >= K heads (the statement's lower bound of H, above the domain's own); an H bounded below K,
-    more than MAX_MEMBERS members, or a claim about families whose heads are not all equal: no statement."""
+    more than MAX_MEMBERS members: no statement. A claim about families whose heads are not all equal has one from
+    two members on, with the members' values not all equal as a condition (one member: none)."""
     boundary = claim_of(claims_of(HEADS, "heads.boundary"))  # H >= 1
     (heads,) = [v for v in family_statement(boundary, 3)["variables"] if v["name"] == "H"]  # type: ignore[index]
     assert heads["low"] == ["rat", "3"] and not heads["low_open"]
@@ -84,7 +86,24 @@ def test_the_shape_needs_as_many_heads_as_members_and_no_family_of_unequal_heads
     )
     assert family_statement(bounded, 2) is not None and family_statement(bounded, 3) is None
     concave = claim_of(claims_of(HEADS, "heads.superadditivity.concave"))
-    assert concave.not_all_equal and family_statement(concave, 2) is None
+    assert concave.not_all_equal and family_statement(concave, 1) is None
+    distinct = family_statement(concave, 3)["conditions"][-1]  # type: ignore[index]
+    assert distinct["relation"] == ">" and str(distinct["expression"]).count("pow") == 3  # (1,2), (1,3), (2,3)
+
+
+def test_unequal_heads_are_a_condition_the_counterexample_meets(tmp_path: Path) -> None:
+    """The concave claim, refuted at a family of two distinct members, carries its certificate (Coq and --claims as
+    for the others); the same certificate moved to equal members (where the claim says nothing) is refused."""
+    text = claims_of(HEADS, "heads.superadditivity.concave")
+    found = certificates_of(text, tmp_path)
+    (path,) = found.values()
+    assert check_file(path).ok
+    assert recheck(path, claims={c.id: c for c in parse_claims(text)}, read_claim=True).ok
+
+    def equal_members(data: dict[str, Any]) -> None:
+        data["payload"]["point"]["lam_2"] = data["payload"]["point"]["lam_1"]
+
+    assert not check_file(forged_file(path, tmp_path, equal_members)).ok
 
 
 def test_a_family_of_another_shape_has_no_point() -> None:
