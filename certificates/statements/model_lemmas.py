@@ -1,8 +1,9 @@
 """Lemmas that claims-file `model` claims beyond the paper's identities follow from, as `gram` statements.
 
-Each lemma is an entry of the kernel's table like the paper's identities (`certificates.statements.gram`): identities
-of an inner-product space the kernel re-checks (and Coq proves), a sentence that says which definitions of the model
-join them to the claims and are not re-checked, and the model statements (`models`) the sentence establishes. A
+Each lemma is an entry of the kernel's table beside the paper's identities (`certificates.statements.registry.build`;
+no registry claim): identities of an inner-product space the kernel re-checks (and Coq proves), a sentence that says
+which definitions of the model join them to the claims and are not re-checked, and the model statements (`models`)
+the sentence establishes. A
 claims-file claim whose statement one of them implies carries that lemma's certificate
 (`certificates.kernel.registry_statements.model_check`). A model's `open` fields are those it holds for whatever
 their value: the tangent projection kills the radial part of any field, so tangency holds for every kind, mask and
@@ -18,13 +19,16 @@ from headflow.certificates.statements.energy_identities import (
     ORTHOGONAL,
     SPHERE,
     SPHERE_TOKEN,
+    VJ,
+    VK,
+    XJ,
+    XK,
     gradient_obligation,
 )
 from headflow.certificates.statements.inner_products import (
     PU,
     SPACE,
     GramObligation,
-    VectorTree,
     X,
     inner,
     vanishes_at,
@@ -45,7 +49,6 @@ SOFTMAX = (
 #: The weight of the pair (j, k) under any interaction: the kernel writes in the claim's phi(<x_j, M x_k>)
 #: (`certificates.kernel.registry_statements.implying_identity`).
 PHI = ["sym", "phi_jk"]
-XJ, XK, VJ, VK = (VectorTree(["vec", name]) for name in ("xj", "xk", "vj", "vk"))
 #: sum_{j,k} phi(s_jk) d/dt s_jk = 2 sum_{j,k} phi(s_jk) <xdot_j, M x_k>, s_jk = <x_j, M x_k>, by relabelling (j, k).
 INTERACTION_GRADIENT = (
     ["mul", PHI, ["rate", inner(XJ, XK.apply("M"))]],

@@ -6,7 +6,8 @@ never a SymPy expression after SymPy evaluated it; a bound is an exact rational 
 definedness conditions are the claims-file parser's (they are proved, never assumed: a wrong one is refused, not
 used). The domain's point is searched here (`headflow.certificates.nonempty`) and only verified by the kernel.
 A claim over per-head families is stated at one number of heads (`certificates.statements.head_families`); one over
-a punctured domain has no statement (None).
+a punctured domain only for a counterexample, the points left out as conditions `x - c != 0` (`refutable`); a
+constant proved outside its interval as the side it fails (`outside`).
 """
 
 from __future__ import annotations
