@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.statements.inner_products import GramObligation, VectorTree, inner
+from headflow.certificates.statements.inner_products import GramObligation, VectorTree, inner, model_fields
 from headflow.identities.closed_forms import tangent_projection
 
 XJ, XK, VJ, VK, X, U, F, G = (VectorTree(["vec", name]) for name in ("xj", "xk", "vj", "vk", "x", "u", "f", "g"))
@@ -73,15 +73,18 @@ SUMMED_CONDITION8 = "sum_i(a_h_i * A_h_i) <= sum_i(T_h_i)"
 def _rate(lhs: str, op: str, rhs: str, setting: dict[str, Any] | None = None) -> dict[str, Any]:
     """The model claim `lhs op rhs` of the energy's rate, usa attention with aligned symmetric heads on the sphere
     unless `setting` says otherwise (claims-file fields: `certificates.statements.model.model_body`)."""
-    return {"assume": ["symmetric-scores", "aligned-values"], **(setting or {}), "lhs": lhs, "op": op, "rhs": rhs}
+    return model_fields(lhs, op, rhs, **{"assume": ["symmetric-scores", "aligned-values"], **(setting or {})})
 
 
-def gradient_obligation(sentence: str, *identities: tuple[Any, ...], **space: Any) -> GramObligation:
-    """A statement with the gradient lemma first, then `identities`, over M symmetric (G too where orthogonal)."""
+def gradient_obligation(
+    sentence: str, *identities: tuple[Any, ...], gradient: tuple[Any, ...] = GRADIENT, **space: Any
+) -> GramObligation:
+    """A statement with the gradient lemma first (exp(beta s)'s unless `gradient` says another weight's), then
+    `identities`, over M symmetric (G too where orthogonal), the tokens x_j, x_k moving with v_j, v_k."""
     operators = ("G", "M") if ORTHOGONAL in identities else ("M",)
     return GramObligation(
         sentence,
-        (GRADIENT, *identities),
+        (gradient, *identities),
         symmetric=operators,
         annihilating=(("M", "G"),) * (operators == ("G", "M")),
         velocities=(("xj", VJ.tree), ("xk", VK.tree)),

@@ -95,10 +95,7 @@ def _distinct(names: dict[str, list[str]]) -> list[dict[str, Any]]:
         for a in range(len(listed))
         for b in range(a + 1, len(listed))
     ]
-    total = squares[0]
-    for square in squares[1:]:
-        total = ["add", total, square]
-    return [{"expression": total, "relation": ">"}]
+    return [{"expression": ["add", *squares], "relation": ">"}]
 
 
 def _written_out(tree: Any, shape: dict[str, Any]) -> Any:

@@ -57,10 +57,16 @@ PU, PW = (tangent_projection(X, vector, inner) for vector in (U, W))
 AX = ["sym", "a"] * X
 
 
-def _at_token(lhs: str, rhs: str) -> dict[str, str]:
+def model_fields(lhs: str, op: str, rhs: str, **fields: Any) -> dict[str, Any]:
+    """The claims-file fields of the model claim `lhs op rhs` that a statement lists (`GramObligation.models`): usa
+    attention on the sphere with unit tokens unless `fields` say otherwise (`certificates.statements.model`)."""
+    return {**fields, "lhs": lhs, "op": op, "rhs": rhs}
+
+
+def _at_token(lhs: str, rhs: str) -> dict[str, Any]:
     """The model claim `lhs = rhs` at every token i and head h of every configuration (u = f^h_i, w = F_i: with any
     heads, H >= 2 and any values they are any two vectors at a unit x_i)."""
-    return {"lhs": lhs, "op": "=", "rhs": rhs}
+    return model_fields(lhs, "=", rhs)
 
 
 def vanishes_at(token: VectorTree, field: VectorTree = AX) -> tuple[Tree, Tree]:

@@ -12,15 +12,12 @@ interaction.
 
 from __future__ import annotations
 
-from typing import Any
-
 from headflow.certificates.statements.energy_identities import (
     JOINED,
     ORTHOGONAL,
     SPHERE,
     SPHERE_TOKEN,
     VJ,
-    VK,
     XJ,
     XK,
     gradient_obligation,
@@ -31,6 +28,7 @@ from headflow.certificates.statements.inner_products import (
     GramObligation,
     X,
     inner,
+    model_fields,
     vanishes_at,
 )
 
@@ -66,19 +64,13 @@ INTERACTION = (
 )
 
 
-def _claim(lhs: str, op: str, rhs: str, **fields: Any) -> dict[str, Any]:
-    """The claims-file fields of the model claim `lhs op rhs` (on the sphere, with unit tokens, unless `fields` say
-    otherwise)."""
-    return {**fields, "lhs": lhs, "op": op, "rhs": rhs}
-
-
 MODEL_LEMMAS: dict[str, GramObligation] = {
     "lemma.sphere-tangency": GramObligation(
         f"{SPACE}: <P u, x> = 0. Not re-checked: the sphere dynamics' definition, xdot_i = P_(x_i) v_i with v_i the "
         "token's attention field, whatever its kind, beta, mask, interaction and heads; so <x_i, xdot_i> = 0 at every "
         "token of every configuration of unit tokens",
         ((inner(PU, X), ["rat", "0"]),),
-        models=(_claim("inner(x_i, xdot_i)", "=", "0", open=(*ANY_WEIGHTS, "mask")),),
+        models=(model_fields("inner(x_i, xdot_i)", "=", "0", open=(*ANY_WEIGHTS, "mask")),),
     ),
     "lemma.causal-first-token": GramObligation(
         "for vectors x, w of any real inner-product space (every R^d) with <x, x> = 1 and every real a: P_x(a x) = 0 "
@@ -88,14 +80,14 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
         "a real multiple a x_1; on the sphere xdot_1 = P_(x_1)(a x_1) = 0, so |xdot_1|^2 = 0",
         (vanishes_at(X),),
         models=tuple(
-            _claim("norm2(xdot_i)", "=", "0", mask="causal", token="first", assume=assume, open=ANY_WEIGHTS)
+            model_fields("norm2(xdot_i)", "=", "0", mask="causal", token="first", assume=assume, open=ANY_WEIGHTS)
             for assume in (["identity-values"], ["scalar-heads", "aligned-values"])
         ),
     ),
     "lemma.softmax-gradient": gradient_obligation(
         f"{SOFTMAX}{JOINED}".rstrip("; "),
         models=(
-            _claim(
+            model_fields(
                 "dE_h_dt",
                 "=",
                 "sum_i(Z_h_i * inner(xdot_i, M_h(xbar_h_i))) / n**2",
@@ -111,7 +103,7 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
         "(Z_j > 0); with one head E = E_1, so dE_h/dt >= 0 too",
         *SPHERE,
         models=tuple(
-            _claim(
+            model_fields(
                 rate, ">=", "0", attention="softmax", assume=["symmetric-scores", "aligned-values"], given=["H <= 1"]
             )
             for rate in ("dE_dt", "dE_h_dt")
@@ -128,7 +120,7 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
         symmetric=("G", "M"),
         annihilating=(("M", "G"),),
         models=(
-            _claim(
+            model_fields(
                 "norm2(F_i)",
                 "=",
                 "sum_h(norm2(f_h_i))",
@@ -137,14 +129,13 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
             ),
         ),
     ),
-    "lemma.interaction-energy-rate": GramObligation(
+    "lemma.interaction-energy-rate": gradient_obligation(
         f"{INTERACTION}; {SPHERE_TOKEN}{JOINED}so, with xdot_j = P_(x_j) v_j (unit tokens), dE/dt = (1/n^2) sum_j "
         "<xdot_j, n v_j> = (1/n) sum_j |xdot_j|^2 >= 0 (a sum of squared norms, whatever the sign of phi)",
-        (INTERACTION_GRADIENT, *SPHERE),
-        symmetric=("M",),
-        velocities=(("xj", VJ.tree), ("xk", VK.tree)),
+        *SPHERE,
+        gradient=INTERACTION_GRADIENT,
         models=tuple(
-            _claim(
+            model_fields(
                 "dE_dt", op, rhs, assume=["symmetric-scores", "aligned-values"], open=("beta", "interaction", "energy")
             )
             for op, rhs in (("=", "sum_i(norm2(xdot_i)) / n"), (">=", "0"))

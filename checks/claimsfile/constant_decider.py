@@ -28,7 +28,7 @@ from headflow.certificates.kernel.real_statements import constant_conditions
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.counterexamples import certify_counterexample
 from headflow.certificates.provers.witness import certify_point
-from headflow.certificates.statements.real import BALL_PRECISIONS, constant_statement, outside
+from headflow.certificates.statements.real import BALL_PRECISIONS, constant_statement
 from headflow.certificates.store import certificate_directory
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
@@ -61,7 +61,7 @@ def decide_constant(claim: ConstantClaim, ctx: Context) -> Outcome:
             "interval": [decimal_text(claim.low), decimal_text(claim.high)],
         }
         if value < low or value > high:  # arb comparisons are True only when certain
-            certificates = _refutation(claim, ctx)
+            certificates = _refutation(claim, "low" if value < low else "high", ctx)
             return Outcome(
                 Verdict.REFUTED, METHOD, witness={"verified_by": "ball", **evidence}, certificates=certificates
             )
@@ -124,14 +124,13 @@ def _certify(claim: ConstantClaim, ctx: Context) -> str | None:
     return str(result.path) if result.verified else None
 
 
-def _refutation(claim: ConstantClaim, ctx: Context) -> list[str]:
-    """The counterexample certificate of the side of the interval the value is outside of (`outside`: the statement
-    `check-cert --claims` elaborates too), as a list: empty when it cannot be written or settled."""
+def _refutation(claim: ConstantClaim, side: str, ctx: Context) -> list[str]:
+    """The counterexample certificate of the side of the interval ("low" or "high") the value is outside of (the
+    side `check-cert --claims` elaborates too: `statements.real.outside`), as a list: empty when it cannot be
+    written or settled."""
     try:
-        statement = constant_statement(claim, outside(claim))
+        statement = constant_statement(claim, side)
     except (TreeError, Rejected):
-        return []
-    if "op" not in statement:
         return []
     path = certify_counterexample(claim, {}, certificate_directory(ctx.certificate_dir), statement)
     return [path] if path else []

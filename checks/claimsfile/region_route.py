@@ -76,7 +76,8 @@ def _proved(
 ) -> Outcome:
     """The invariance claim PROVED through one model claim, with its steps; through the monotone statement, with the
     `gram` certificate of that statement when the kernel's table lists it (`gram_identities.certify_pointwise`)."""
-    found = route == "monotone" and gram_identities.certify_pointwise(claim, certificate_directory(ctx.certificate_dir))
+    directory = certificate_directory(ctx.certificate_dir)
+    path = gram_identities.certify_pointwise(claim, directory) if route == "monotone" else None
     c = "c" if bound is None else str(bound)
     reading = READINGS[route].format(q=claim.quantity, c=c)
     method = f"{ROUTE} ({route}): {model.statement} (model claim, PROVED); hence {reading}"
@@ -89,5 +90,5 @@ def _proved(
             "trajectory of the model never leaves its configurations, so every start the claim allows is covered"
         ),
         details={"route": f"{ROUTE}: {route}", "model_claim": model.raw},
-        certificates=[str(found)] if found else [],
+        certificates=[] if path is None else [str(path)],
     )
