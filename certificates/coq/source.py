@@ -17,6 +17,10 @@ from typing import Any
 from headflow.certificates.coq import convexity, cuts, enclosures, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
+
+#: The proof of a closed fact (no constants: a relation between numbers, e.g. an equiangular certificate's): the atoms'
+#: facts and lra/nra, else `field` with its denominators shown non-zero by them, else `interval` (a strict sign).
+CLOSED = "  first [ hf_decide | field; repeat split; intro; nra | interval with (i_prec 256) ]."
 from headflow.certificates.kernel import exprtree
 from headflow.certificates.kernel.coq.statements import (
     PointProblem,
@@ -139,7 +143,7 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms)
     cut_facts = cuts.facts(list(statement.cuts), exps, first_cut)
     proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
-    proof.append(PROOFS.get(statement.name, "  hf_decide."))
+    proof.append(PROOFS.get(statement.name, "  hf_decide." if statement.constants else CLOSED))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 

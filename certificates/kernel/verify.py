@@ -40,13 +40,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import equilibrium_statements, model_statements, real_statements, registry_statements, solvers, trajectory
+from . import equiangular, equilibrium_statements, model_statements, real_statements, registry_statements, trajectory
 from .loading import load
 from .recheck import Rejected
+from .solvers import DEFAULT_SECONDS
 
 #: form -> its checker (the form's module holds its shape and its checker; a `model` statement's, which may rest on
 #: a paper identity of the registry's table, is `registry_statements.model_check`).
-CHECKERS = (real_statements, registry_statements, equilibrium_statements, trajectory)
+CHECKERS = (real_statements, registry_statements, equilibrium_statements, trajectory, equiangular)
 FORMS = {m.FORM: m.check for m in CHECKERS} | {model_statements.FORM: registry_statements.model_check}
 
 
@@ -63,7 +64,7 @@ class CheckResult:
     solvers: tuple[str, ...] = ()
 
 
-def check_file(path: Path, solver_seconds: float = solvers.DEFAULT_SECONDS) -> CheckResult:
+def check_file(path: Path, solver_seconds: float = DEFAULT_SECONDS) -> CheckResult:
     """Re-check one certificate file, registry or claims-file; never raises on a hostile file. Each solver gets
     `solver_seconds` for the file. The one entry point of the kernel: `headflow check-cert` and the tests call it."""
     try:

@@ -31,10 +31,11 @@ from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import trajectory
+from headflow.certificates.kernel.equiangular import FORM as EQUIANGULAR
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.masks import mask_of
-from headflow.certificates.statements import dynamics, pointwise
+from headflow.certificates.statements import dynamics, equiangular, pointwise
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -155,7 +156,10 @@ def elaborate(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] |
 
 def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of any certificate of a dynamics claim: a trajectory chain's here, a proof's by
-    `pointwise.proof`, a witness's by `dynamics.elaborate`."""
+    `pointwise.proof`, an equiangular claim's by `equiangular.statement` (that it holds or fails, as the payload
+    says), a witness's by `dynamics.elaborate`."""
     if kind == "gram":
         return pointwise.proof(claim)
+    if kind == EQUIANGULAR:
+        return equiangular.statement(claim, payload.get("holds") is True)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

@@ -42,6 +42,7 @@ from headflow.certificates.errors import InputError
 from headflow.certificates.families import HEAD_FAMILIES, TOKEN_FAMILIES
 from headflow.certificates.kernel.ball_model import ExactConfiguration
 from headflow.certificates.model_quantities import CERTIFIED, MODEL_QUANTITIES
+from headflow.certificates.provers import equiangular
 from headflow.certificates.provers.witness import round_configuration
 from headflow.certificates.statements.dynamics import (
     family_failures,
@@ -51,6 +52,7 @@ from headflow.certificates.statements.dynamics import (
     with_given_matrices,
 )
 from headflow.certificates.statements.pointwise import REGION_PROPERTIES
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile import beta_orders
 from headflow.checks.claimsfile.angle_start import refuted_at_angles
 from headflow.checks.claimsfile.arc_route import decide_arc
@@ -149,7 +151,7 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     H, beta: `pointwise_route`, or an invariant region's: `region_route`) or at exact points of it
     (`quantified_dynamics.DomainSweep`), each point as a closed claim (`decide_closed`)."""
     if not claim.parameters:
-        return decide_closed(claim, ctx)
+        return with_equiangular_certificate(claim, decide_closed(claim, ctx), ctx)
     pointwise = decide_pointwise_domain(claim, ctx) or decide_region(claim, ctx)
     if pointwise is not None:
         return pointwise
@@ -161,6 +163,15 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
         if refuted is not None:
             return refuted
     return sweep.outcome()
+
+
+def with_equiangular_certificate(claim: DynamicsClaim, outcome: Outcome, ctx: Context) -> Outcome:
+    """A PROVED or REFUTED outcome with the `equiangular` certificate of its verdict, when that form states the claim
+    (the cluster gap of equiangular tokens at numbers) and the kernel's check accepts it; any other unchanged."""
+    if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
+        return outcome
+    path = equiangular.certify(claim, outcome.verdict is Verdict.PROVED, certificate_directory(ctx.certificate_dir))
+    return outcome if path is None else dataclasses.replace(outcome, certificates=[*outcome.certificates, str(path)])
 
 
 def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:

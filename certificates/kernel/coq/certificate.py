@@ -11,7 +11,7 @@ time: a `.v` file next to a certificate is for reading, never what is compiled.
 
 from typing import Any
 
-from .. import inner_products, model_statements, real_encoding, real_statements, registry_statements
+from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
 from ..exprtree import symbols
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
@@ -37,9 +37,11 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form in ((registry_statements.FORM, None, "gram"), (model_statements.FORM, None, "gram")):  # lhs = rhs always
         gram = registry_statements.implying_identity(statement) if form[0] == "model" else statement
-        pairs = enumerate(inner_products.identities(gram), start=1)
-        found = [UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs]
-        return checked.proved, found
+        return checked.proved, identities(gram)
+    if form == (equiangular.FORM, None, equiangular.FORM):  # the reduction's identity, then the facts as found
+        facts = equiangular.facts(statement, claim_id)
+        found = [UniversalStatement(f"fact{k}", [], [], fact) for k, fact in enumerate(facts, start=1)]
+        return checked.proved, identities(registry_statements.table()[equiangular.REDUCTION]) + found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])
@@ -48,6 +50,12 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == ("equilibrium", None, "equilibrium"):  # the statement's tokens are the centre's: its kernel check
         return f"{SPECTRUM_LEFT}; {checked.proved}", equilibrium_problem(payload)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
+
+
+def identities(gram: dict[str, Any]) -> list[UniversalStatement]:
+    """A gram statement's identities after the kernel's expansion: for all values of their symbols, lhs = rhs."""
+    pairs = enumerate(inner_products.identities(gram), start=1)
+    return [UniversalStatement(f"id{k}", sorted(symbols(["add", *p])), [], ["=", *p]) for k, p in pairs]
 
 
 def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> list[UniversalStatement]:

@@ -1,0 +1,30 @@
+"""Certificates of claims on the cluster gap of equiangular tokens (kind and form `equiangular`).
+
+The statement is `certificates.statements.equiangular.statement` (the one `check-cert --claims` elaborates); the
+payload says only whether the claim holds, which the statement says too. The writer runs the kernel's check first
+and writes nothing it would reject.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.schema import DynamicsClaim
+from headflow.certificates.kernel import equiangular
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.statements.equiangular import statement
+from headflow.certificates.store import write_certificate
+
+
+def certify(claim: DynamicsClaim, holds: bool, directory: Path) -> Path | None:
+    """The certificate that the claim holds (or fails), once the kernel's check accepted it; None when the form does
+    not state the claim or the kernel refuses it."""
+    stated = statement(claim, holds)
+    if stated is None:
+        return None
+    try:
+        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds}, 0)
+    except Rejected:
+        return None
+    return write_certificate(directory, claim.id, equiangular.FORM, {"holds": holds}, embedded(claim), stated)

@@ -1,0 +1,201 @@
+"""Claims on the cluster gap of equiangular tokens as `equiangular` statements (`certificates.kernel.equiangular`).
+
+The kernel re-checks the reduction's lemma (d<x, y>/dt = 2 off (1 - rho)(1 + (n - 1) rho) for any diag, off) and,
+from the statement's numbers alone, the facts its verdict needs, exactly: the expected values below are worked by
+hand from the model's weights (usa, n = 4, beta = 1, lambda = 1, rho0 = 1/5: S(rho) = 2 (1/4) e^rho, so the late rate
+is r* = 4 S(1) = 2 e and the initial rate -(4/5)(8/5) S(1/5) = -(16/25) e^(1/5)). Each attack is a test: a changed
+number, a claim true only at one point (rho0 = 0 under relu, where S is exactly 0), a value past float precision,
+the opposite verdict, a relabelled claim, out-of-range data, a shape the form does not state.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.coq.source import source
+from headflow.certificates.kernel import equiangular, registry_statements
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.certificate import problem
+from headflow.certificates.kernel.coq.statements import UniversalStatement
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.equiangular import certify
+from headflow.certificates.statements.equiangular import statement
+from headflow.checks.rechecks import recheck
+
+from tests.coq_tier import needs_coqc
+from tests.forging import forged_file
+from tests.sample_claims import certificates_of
+
+REGIME = """
+kind = "dynamics"
+quantity = "cluster_gap"
+geometry = "sphere"
+heads = "scalar"
+tokens = "equiangular"
+"""
+
+
+def _claim(property_line: str, attention: str = "usa", lambdas: str = "[1.0]", rho: str = "0.2", n: int = 4) -> Any:
+    text = f'[[claim]]\nid = "c"\n{REGIME}{property_line}\nattention = "{attention}"\nlambdas = {lambdas}\n'
+    (claim,) = parse_claims(text + f"rho = {rho}\nn = {n}\nd = {n}\nbeta = 1.0\n")
+    return claim
+
+
+def _accepts(claim: Any, holds: bool) -> bool:
+    """Whether the kernel accepts the statement that the claim holds (or fails)."""
+    try:
+        equiangular.check(statement(claim, holds), claim.id, equiangular.FORM, {"holds": holds}, 0)
+    except Rejected:
+        return False
+    return True
+
+
+#: (property line, attention, lambdas, rho) -> whether the claim holds, worked by hand (the module's docstring).
+CASES = {
+    ('property = "decays-at-rate"\nrate = "2*exp(1)"', "usa", "[1.0]", "0.2"): True,
+    ('property = "decays-at-rate"\nrate = "2*exp(1)/4"', "usa", "[1.0]", "0.2"): False,  # the per-token rate
+    ('property = "decays-at-rate"\nrate = "3"', "softmax", "[1.0, 0.5]", "0.2"): True,  # 2 (1 + 1/2)
+    ('property = "decays-at-rate"\nrate = "2*exp(1)"', "usa", "[-1.0]", "0.2"): False,  # repulsive: no decay
+    ('property = "decays-at-rate"\nrate = "2"', "relu", "[1.0]", "0.2"): True,  # 2 beta lambda^2
+    ('property = "tends-to"\nlimit = "0"', "usa", "[1.0]", "0.2"): True,
+    ('property = "tends-to"\nlimit = "4/3"', "usa", "[-1.0]", "0.2"): True,  # to the simplex, n/(n - 1)
+    ('property = "tends-to"\nlimit = "0"', "usa", "[-1.0]", "0.2"): False,
+    ('property = "tends-to"\nlimit = "1"', "relu", "[1.0]", "0"): True,  # S(0) = 0 exactly: eps stays 1
+    ('property = "tends-to"\nlimit = "0"', "relu", "[1.0]", "0"): False,
+    ('property = "initial-rate"\nderivative = "-(16/25)*exp(1/5)"', "usa", "[1.0]", "0.2"): True,
+    ('property = "initial-rate"\nderivative = "-(16/25)*exp(1/5)*(1 + 10**-40)"', "usa", "[1.0]", "0.2"): False,
+    ('property = "decays-exponentially"\nrate = "5"', "usa", "[1.0]", "0.2"): True,  # 2 e = 5.44 > 5
+    ('property = "decays-exponentially"\nrate = "2*exp(1)"', "usa", "[1.0]", "0.2"): False,  # r > r* fails
+    ('property = "decays-like"\nlike = "exp(-2*exp(1)*t)"', "usa", "[1.0]", "0.2"): True,
+    ('property = "decays-like"\nlike = "exp(-2*t)"', "usa", "[1.0]", "0.2"): False,
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[1]}-{c[0].split(chr(10))[1]}" for c in CASES])
+def test_the_kernel_accepts_exactly_the_true_verdict(case: tuple[str, str, str, str]) -> None:
+    claim = _claim(*case)
+    assert statement(claim, True) is not None
+    assert _accepts(claim, CASES[case]) and not _accepts(claim, not CASES[case])
+
+
+def test_a_rate_just_past_float_precision_is_refuted_exactly() -> None:
+    """2 e (1 + 10^-40) is not the rate: the exact zero test says the difference is not 0, a ball gives its sign."""
+    claim = _claim('property = "decays-at-rate"\nrate = "2*exp(1)*(1 + 10**-40)"')
+    assert _accepts(claim, False) and not _accepts(claim, True)
+
+
+def test_shapes_the_form_does_not_state_get_no_statement_the_kernel_accepts() -> None:
+    """t e^(-r* t) and t^(-2) are no exp(k t): the kernel states neither verdict for them."""
+    for like in ("t*exp(-2*exp(1)*t)", "t**(-2)"):
+        claim = _claim(f'property = "decays-like"\nlike = "{like}"')
+        assert not _accepts(claim, True) and not _accepts(claim, False)
+
+
+def test_claims_outside_the_regime_have_no_statement() -> None:
+    """A mask, another quantity, a geometry the lemma does not cover, beta <= 0: no equiangular statement."""
+    base = (
+        '[[claim]]\nid = "c"\n' + REGIME + 'property = "tends-to"\nlimit = "0"\nattention = "usa"\nlambdas = [1.0]\n'
+    )
+    tail = "rho = 0.2\nn = 4\nd = 4\n"
+    texts = [
+        base.replace('geometry = "sphere"', 'geometry = "ngpt"') + tail + "beta = 1.0\n",
+        base + tail + "beta = -1.0\n",
+        base + tail + 'beta = 1.0\nmask = "causal"\n',
+        base.replace('quantity = "cluster_gap"', 'quantity = "first_pair_gap"') + tail + "beta = 1.0\n",
+    ]
+    for text in texts:
+        (claim,) = parse_claims(text)
+        assert statement(claim, True) is None, text
+
+
+def _genuine(tmp_path: Path) -> Path:
+    path = certify(_claim('property = "decays-at-rate"\nrate = "2*exp(1)"'), True, tmp_path)
+    assert path is not None
+    return path
+
+
+def _edit(field: str, value: Any) -> Any:
+    return lambda data: data["statement"].__setitem__(field, value)
+
+
+FORGERIES = {
+    "a changed coefficient": _edit("value", ["mul", ["rat", "2001/1000"], ["exp", ["rat", "1"]]]),
+    "another attention kind": _edit("attention", "softmax"),
+    "a stronger head": _edit("strengths", ["2"]),
+    "the opposite verdict": _edit("holds", False),
+    "rho0 past the simplex": _edit("rho0", "-1/2"),
+    "one token": _edit("n", 1),
+    "beta = 0": _edit("beta", "0"),
+    "a value with a symbol": _edit("value", ["sym", "x"]),
+    "an unknown property": _edit("property", "decays-at-least"),
+    "a relabelled claim": lambda data: data.__setitem__("claim_id", "other"),
+    "the payload's verdict alone flipped": lambda data: data["payload"].__setitem__("holds", False),
+    "a gram kind": lambda data: data.__setitem__("kind", "gram"),
+}
+
+
+@pytest.mark.parametrize("name", FORGERIES)
+def test_forged_certificates_are_rejected(name: str, tmp_path: Path) -> None:
+    genuine = _genuine(tmp_path)
+    assert check_file(genuine).ok
+    assert not check_file(forged_file(genuine, tmp_path, FORGERIES[name])).ok
+
+
+def test_the_reduction_lemma_is_re_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With the lemma's right side edited in the kernel's table (3 off for 2 off), no certificate re-checks."""
+    genuine = _genuine(tmp_path)
+    table = json.loads(registry_statements.PATH.read_text())
+    table[equiangular.REDUCTION]["identities"][0][1][1] = ["rat", "3"]
+    monkeypatch.setattr(registry_statements, "table", lambda: table)
+    assert not check_file(genuine).ok
+
+
+def test_a_claims_file_run_writes_certificates_held_to_the_file(tmp_path: Path) -> None:
+    """`headflow check` writes the certificate of each verdict; check-cert --claims accepts it against the file and
+    refuses it against the same claim with another rate."""
+    text = "".join(
+        f'[[claim]]\nid = "{name}"\n{REGIME}{line}\nattention = "usa"\nlambdas = [1.0]\nrho = 0.2\nn = 4\nd = 4\n'
+        "beta = 1.0\n"
+        for name, line in (
+            ("exact", 'property = "decays-at-rate"\nrate = "2*exp(1)"'),
+            ("wrong", 'property = "decays-at-rate"\nrate = "2"'),
+        )
+    )
+    found = {p.name.split(".")[0]: p for p in certificates_of(text, tmp_path).values() if ".equiangular." in p.name}
+    assert set(found) == {"exact", "wrong"}
+    claims = {claim.id: claim for claim in parse_claims(text)}
+    assert json.loads(found["exact"].read_text())["payload"] == {"holds": True}
+    assert json.loads(found["wrong"].read_text())["payload"] == {"holds": False}
+    for path in found.values():
+        assert recheck(path, claims=claims, read_claim=True).ok
+    edited = {claim.id: claim for claim in parse_claims(text.replace('rate = "2"\n', 'rate = "3"\n'))}
+    assert not recheck(found["wrong"], claims=edited, read_claim=True).ok
+
+
+@needs_coqc
+def test_coq_proves_the_identity_and_the_facts(tmp_path: Path) -> None:
+    for holds, line in (
+        (True, 'property = "decays-at-rate"\nrate = "3"'),
+        (False, 'property = "tends-to"\nlimit = "1"'),
+    ):
+        path = certify(_claim(line, "softmax", "[1.0, 0.5]"), holds, tmp_path)
+        assert path is not None
+        proved, coq_problem = problem(check_file(path))
+        assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
+
+
+@needs_coqc
+def test_coq_refuses_a_forged_fact(tmp_path: Path) -> None:
+    """The same problem with its rate fact made false (r* = 2 e written as e): coqc does not accept it."""
+    path = _genuine(tmp_path)
+    proved, coq_problem = problem(check_file(path))
+    *kept, (name, constants, hypotheses, (op, lhs, _)) = [tuple(s)[:4] for s in coq_problem]
+    forged = [UniversalStatement(*s) for s in kept] + [
+        UniversalStatement(name, constants, hypotheses, [op, lhs, ["exp", ["rat", "1"]]])
+    ]
+    assert run.compile_source(source(path.name, "c", proved, forged)).status != "accepted"
