@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 from headflow.certificates.errors import BudgetExceeded, InputError
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers import gram_identities
+from headflow.certificates.provers import equiangular, gram_identities
+from headflow.certificates.statements.equiangular import REGISTRY_CLAIMS
 from headflow.certificates.store import certificate_directory
 from headflow.checks.choices import MAX_SEED, PROFILES
 from headflow.checks.verdicts import Outcome, Verdict, derived
@@ -218,11 +219,16 @@ def _derivation_procedure(claim_id: str, prove: Callable[[], Derivation], method
     it turns the verdict INCONCLUSIVE (SymPy and the kernel disagree: neither is taken)."""
 
     def procedure(ctx: Context) -> Outcome:
-        outcome = derived(prove(), method)
+        outcome, directory = derived(prove(), method), certificate_directory(ctx.certificate_dir)
+        if outcome.verdict is Verdict.PROVED and claim_id in REGISTRY_CLAIMS:  # an equiangular statement
+            path = equiangular.certify_registry(claim_id, directory)
+            if path is None:
+                return Outcome(Verdict.INCONCLUSIVE, method, notes="the kernel rejected the equiangular statement")
+            outcome.certificates = [str(path)]
         if outcome.verdict is not Verdict.PROVED or not gram_identities.has_certificate(claim_id):
             return outcome
         try:
-            outcome.certificates = [str(gram_identities.certify(claim_id, certificate_directory(ctx.certificate_dir)))]
+            outcome.certificates = [str(gram_identities.certify(claim_id, directory))]
         except Rejected as error:
             return Outcome(Verdict.INCONCLUSIVE, method, notes=f"the kernel rejected the identities: {error}")
         return outcome

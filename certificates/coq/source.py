@@ -17,10 +17,6 @@ from typing import Any
 from headflow.certificates.coq import convexity, cuts, enclosures, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
-
-#: The proof of a closed fact (no constants: a relation between numbers, e.g. an equiangular certificate's): the atoms'
-#: facts and lra/nra, else `field` with its denominators shown non-zero by them, else `interval` (a strict sign).
-CLOSED = "  first [ hf_decide | field; repeat split; intro; nra | interval with (i_prec 256) ]."
 from headflow.certificates.kernel import exprtree
 from headflow.certificates.kernel.coq.statements import (
     PointProblem,
@@ -36,6 +32,12 @@ from headflow.certificates.kernel.coq.statements import (
     translated,
 )
 
+#: The proof of a universal statement without a hand proof: a product, sum or quotient of factors each positive by
+#: lra (`hf_positive`: an equiangular certificate's pull), else `field` with its denominators shown non-zero by nra (an
+#: identity of rational functions: its rate), else the atoms' facts and lra/nra, else `interval` (a strict sign).
+FALLBACK = (
+    "  first [ hf_positive | solve [ field; repeat split; intro; nra ] | hf_decide | interval with (i_prec 256) ]."
+)
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
 #: The ball precision of the provers' point witnesses (their payload's `prec`), for a file written without one.
@@ -143,7 +145,7 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms)
     cut_facts = cuts.facts(list(statement.cuts), exps, first_cut)
     proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
-    proof.append(PROOFS.get(statement.name, "  hf_decide." if statement.constants else CLOSED))
+    proof.append(PROOFS.get(statement.name, FALLBACK))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
@@ -197,6 +199,8 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
     lines += [f"  hf_inverse_facts {a}." for a in inverses] + unfold  # a base's sign: the atoms' facts
     for i, a in enumerate(sqrts):  # one atom for radicands equal by ring: sqrt 5 and c_star 2's sqrt ((2 - 1)^2 + 4)
         lines += [f"  try (replace (sqrt {b}) with (sqrt {a}) in * by (f_equal; ring))." for b in sqrts[i + 1 :]]
+    for i, a in enumerate(exps):  # and for exponents equal by ring: exp (beta * lam) and exp (lam * beta)
+        lines += [f"  try (replace (exp {b}) with (exp {a}) in * by (f_equal; ring))." for b in exps[i + 1 :]]
     return lines, exps
 
 

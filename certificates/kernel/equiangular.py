@@ -5,34 +5,46 @@ rho0 (every <x_i, x_j> = rho0, unit tokens, the sphere, no mask, no interaction)
 number `value`, and whether the claim `holds` (a proof) or fails (a refutation). At an equiangular configuration the
 model's field of token i is sum_h c lambda_h (w^h_ii x_i + w^h_ij sum_(j != i) x_j) (c = 1/n for usa, 1 else; the
 weight of another token w^h_ij = e^(beta lambda_h rho) for usa, that over e^(beta lambda_h) + (n - 1) e^(beta
-lambda_h rho) for softmax, max(beta lambda_h rho, 0) / n for relu), so the table's lemma REDUCTION (D, O any reals),
-re-checked here, gives d rho/dt = (1 - rho)(1 + (n - 1) rho) S(rho) with S = 2 O = 2 c sum_h lambda_h w^h_ij (`pull`).
-Then eps = 1 - rho, and the kernel checks, exactly in `exp_field` (a strict sign by balls once the exact zero test
-has said the difference is not 0), the facts its verdict rests on (`obligations`): the sign of S(rho0), which picks
-the limit (0 for > 0, n/(n - 1) for < 0, 1 - rho0 for = 0); `tends-to` L against it; `decays-at-rate` r: S(rho0) > 0
-and r = r* = n S(1); `decays-exponentially` r0 (some r > r0 and C with eps <= C e^(-r t)): S(rho0) > 0 and r0 < r*;
-`initial-rate` v = -(1 - rho0)(1 + (n - 1) rho0) S(rho0); a refutation, the facts that one of them fails. CITED lists
-what the sentence cites and nothing re-checks. The Coq statement is the lemma's identity and the facts, as found.
+lambda_h rho) for softmax, max(beta lambda_h rho, 0) / n for relu), so the table's lemma REDUCTION (diag, off any
+reals), re-checked here, gives d rho/dt = (1 - rho)(1 + (n - 1) rho) S(rho) with S = 2 off = 2 c sum_h lambda_h
+w^h_ij (`pull`). Then eps = 1 - rho, and the kernel checks the facts its verdict rests on (`obligations`): the sign
+of S(rho0), which picks the limit (0 for > 0, n/(n - 1) for < 0, 1 - rho0 for = 0); `tends-to` L against it;
+`decays-at-rate` r: S(rho0) > 0 and r = r* = n S(1); `decays-exponentially` r0 (some r > r0 and C with eps <= C
+e^(-r t)): S(rho0) > 0 and r0 < r*; `decays-like` exp(k t): S(rho0) > 0 and k = -r*; `initial-rate` v = -(1 - rho0)(1
++ (n - 1) rho0) S(rho0); a refutation, the facts that one of them fails. At numbers each fact is exact in `exp_field`
+(a strict sign by balls once the exact zero test has said the difference is not 0).
+
+Data may also be `variables` of the statement (n, beta, rho0, the strengths; each with its domain's bounds), with
+`family` true: every number H >= 1 of heads, each of strength the one variable lambda_h, and `value` the per-head
+summand of the claimed sum over heads (the field is a sum over heads, so a per-head fact is the sum's). Such a
+statement is a proof of a limit 0, a rate or an initial rate for every value in the domain (`_symbolic`): S(rho0) > 0
+because each term is a product of factors positive on their domains (exp, a softmax normalizer, beta, the strengths,
+relu's score), the numbers by `interaction.formal_zero` as identities of rational functions in the variables and
+their exponentials. CITED lists what the sentence cites and nothing re-checks. The Coq statement is the lemma's
+identity and the facts, as found, over the variables' domains.
 """
 
 from fractions import Fraction
+from math import prod
 from typing import Any
 
 from . import inner_products, registry_statements
 from .exact import precision
 from .exp_field import ExpNumber
 from .exprtree import count_nodes, evaluate, parse_rational, rational_text, symbols
+from .interaction import formal_zero
 from .model_chain import compiled_in
-from .recheck import Rejected, natural, require_keys, require_list
+from .recheck import Rejected, require_keys, require_list
 from .tree_text import term_text
 
 FORM = "equiangular"
 REDUCTION = "lemma.equiangular-pair"
 PROPERTIES = ("tends-to", "decays-at-rate", "decays-exponentially", "initial-rate", "decays-like")
+DATA = ("n", "beta", "strengths", "rho0", "family", "variables")
+KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
+KEYS = ("form", "claim", "attention", *DATA, "property", "value", "holds")
 #: The one shape of `decays-like` stated: exp(k t), k a number (its tree: t once among k's factors).
 TIME = ["sym", "t"]
-KINDS = ("usa", "softmax", "relu")
-KEYS = ("form", "claim", "attention", "n", "beta", "strengths", "rho0", "property", "value", "holds")
 #: Ball precisions (bits), in order, at which a difference shown not 0 gets its sign.
 BITS = (64, 512, 4096)
 RELATION = {-1: "<", 0: "=", 1: ">"}
@@ -47,77 +59,140 @@ def _rat(value: Fraction | int) -> list[Any]:
     return ["rat", rational_text(Fraction(value))]
 
 
+def _times(*factors: list[Any]) -> list[Any]:
+    """The product with its rational factors multiplied out (an exponent then reads as the claim's: Coq's atoms)."""
+    rest, q = [f for f in factors if f[0] != "rat"], prod(parse_rational(f[1]) for f in factors if f[0] == "rat")
+    kept = ([_rat(q)] if q != 1 or not rest else []) + rest
+    return _rat(0) if q == 0 else kept[0] if len(kept) == 1 else ["mul", *kept]
+
+
+def _positive(tree: list[Any], variables: dict[str, Any], least: int = 0) -> bool:
+    """The tree is a rational > least, or a variable whose domain's lower bound is a rational that shows it."""
+    low, edge = (variables[tree[1]]["low"], variables[tree[1]]["low_open"] is True) if tree[0] == "sym" else (tree, 0)
+    return low is not None and low[0] == "rat" and (parse_rational(low[1]), edge) > (least, False)
+
+
 def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
-    """The statement's numbers, each within the form's bounds (Rejected otherwise)."""
+    """The statement's data as trees (a rational, or a variable's symbol), each within the form's bounds."""
     require_keys(statement, KEYS, "the equiangular statement")
-    n, strengths = statement["n"], require_list(statement["strengths"], 64, "the strengths", least=1)
-    data = statement | {"beta": parse_rational(statement["beta"]), "rho0": parse_rational(statement["rho0"])}
-    data["strengths"] = [parse_rational(s) for s in strengths]
+    listed = require_list(statement["variables"], 16, "the variables")
+    variables = {v["name"]: require_keys(v, VARIABLE, "a variable") for v in listed}
+    data = statement | {"variables": variables}
+    for key in ("n", "beta", "rho0"):
+        data[key] = _data_tree(statement[key], variables)
+    data["strengths"] = [_data_tree(s, variables) for s in require_list(statement["strengths"], 64, "lambda", least=1)]
+    n, value, used = data["n"], data["value"], set(variables) | ({"t"} if data["property"] == "decays-like" else set())
+    q = {key: parse_rational(data[key][1]) for key in ("n", "rho0") if data[key][0] == "rat"}
     ok = statement["claim"] == claim_id and statement["attention"] in KINDS and statement["property"] in PROPERTIES
-    ok = ok and natural(n, 2, 10**6) and isinstance(statement["holds"], bool) and data["beta"] > 0
-    if not (
-        ok
-        and -1 < data["rho0"] * (n - 1) < n - 1
-        and count_nodes(data["value"], 10**4)
-        and symbols(data["value"]) <= ({"t"} if data["property"] == "decays-like" else set())
-    ):
+    ok = ok and isinstance(statement["holds"], bool) and _positive(data["beta"], variables) and "t" not in variables
+    ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
+    ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
+    ok = ok and type(data["family"]) is bool and data["family"] <= (len(variables) > 0 and len(data["strengths"]) == 1)
+    if not (ok and count_nodes(value, 10**4) and symbols(value) <= used):
         raise Rejected(f"{claim_id}: the statement is outside the equiangular form or names another claim")
     return data
 
 
-def pull(data: dict[str, Any], rho: Fraction) -> list[Any]:
-    """S(rho) = 2 c sum_h lambda_h w^h_ij(rho), each weight by the model's definition of the kind (the docstring)."""
-    n, beta, kind = data["n"], data["beta"], data["attention"]
+def _data_tree(text: object, variables: dict[str, Any]) -> list[Any]:
+    return ["sym", text] if text in variables else _rat(parse_rational(text))
+
+
+def pull(data: dict[str, Any], rho: list[Any]) -> list[Any]:
+    """S(rho) = 2 c sum_h lambda_h w^h_ij(rho), each weight by the model's definition of the kind (the docstring);
+    relu's max(beta lambda_h rho, 0) at numbers, or its score where the domains show every factor positive."""
+    n, beta, kind, variables = data["n"], data["beta"], data["attention"], data["variables"]
     terms = []
     for lam in data["strengths"]:
-        other = ["exp", _rat(beta * lam * rho)]
+        score = _times(beta, lam, rho)
+        weight = ["exp", score] if score != _rat(0) else _rat(1)
         if kind == "softmax":
-            other = ["div", other, ["add", ["exp", _rat(beta * lam)], ["mul", _rat(n - 1), other]]]
-        weight = _rat(max(beta * lam * rho, Fraction(0)) / n) if kind == "relu" else other
-        terms.append(["mul", _rat(2 * lam * (Fraction(1, n) if kind == "usa" else 1)), weight])
+            weight = ["div", weight, ["add", ["exp", _times(beta, lam)], ["mul", ["add", n, _rat(-1)], weight]]]
+        if kind == "relu" and score[0] == "rat":
+            weight = ["div", _rat(max(parse_rational(score[1]), Fraction(0))), n]
+        elif kind == "relu":
+            if not all(_positive(f, variables) for f in (beta, lam, rho)):
+                raise Rejected("a relu score whose sign the variables' domains do not show")
+            weight = ["div", score, n]
+        terms.append(_times(_rat(2), lam, ["div", _rat(1), n] if kind == "usa" else _rat(1), weight))
     return ["add", *terms]
 
 
 def sign(a: list[Any], b: list[Any]) -> int:
-    """The sign of a - b: 0 by the exact zero test in `exp_field`, else by the first ball that settles it."""
+    """The sign of a - b at numbers: 0 by the exact zero test in `exp_field`, else by the first ball that settles it."""
     difference = ["add", a, ["mul", ["rat", "-1"], b]]
     if compiled_in(difference, ExpNumber.rational)({}).is_zero():
         return 0
     for bits in BITS:
         with precision(bits):
-            ball = evaluate(difference, {})
-        if ball > 0 or ball < 0:
-            return 1 if ball > 0 else -1
+            if found := int((ball := evaluate(difference, {})) > 0) - int(ball < 0):
+                return found
     raise Rejected(f"the sign of {term_text(difference)[:80]} is not settled by balls")
 
 
 def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[int, ...]]]:
     """(a, b, the signs of a - b the verdict needs), for the statement's property and `holds` (the docstring)."""
-    n, rho0, value, holds = data["n"], data["rho0"], data["value"], data["holds"]
+    n, rho0, value, holds, zero = data["n"], data["rho0"], data["value"], data["holds"], _rat(0)
     start = pull(data, rho0)
-    s0 = sign(start, _rat(0))
-    pulled = (start, _rat(0), (s0,))
+    s0 = sign(start, zero)
+    pulled = (start, zero, (s0,))
     if data["property"] == "initial-rate":
-        return [(value, ["mul", _rat((rho0 - 1) * (1 + (n - 1) * rho0)), start], (0,) if holds else (-1, 1))]
+        return [(value, initial_rate(data, start), (0,) if holds else (-1, 1))]
     if data["property"] == "tends-to":
-        limit = {1: Fraction(0), -1: Fraction(n, n - 1), 0: 1 - rho0}[s0]
-        return [pulled, (value, _rat(limit), (0,) if holds else (-1, 1))]
+        limit = {1: zero, -1: ["div", n, ["add", n, _rat(-1)]], 0: ["add", _rat(1), ["mul", _rat(-1), rho0]]}[s0]
+        return [pulled, (value, limit, (0,) if holds else (-1, 1))]
     if s0 <= 0:  # eps does not tend to 0: it decays at no rate
-        return [(start, _rat(0), (1,) if holds else (-1, 0))]
-    if data["property"] == "decays-like":  # eps ~ C e^(-r* t) is like exp(k t) iff k = -r*
-        factors = value[1][1:] if value[:1] == ["exp"] and value[1][:1] == ["mul"] else []
-        if len(k := [f for f in factors if f != TIME]) != len(factors) - 1 or symbols(["mul", *k]):
-            raise Rejected("a decays-like statement states the shape exp(k t), k a number, only")
-        value = ["mul", ["rat", "-1"], *k]
+        return [(start, zero, (1,) if holds else (-1, 0))]
+    value = _shape(value) if data["property"] == "decays-like" else value
     wanted = (-1,) if data["property"] == "decays-exponentially" else (0,)
     other = tuple(s for s in (-1, 0, 1) if s not in wanted)
-    return [pulled, (value, ["mul", _rat(n), pull(data, Fraction(1))], wanted if holds else other)]
+    return [pulled, (value, late_rate(data), wanted if holds else other)]
+
+
+def initial_rate(data: dict[str, Any], start: list[Any]) -> list[Any]:
+    """-(1 - rho0)(1 + (n - 1) rho0) S(rho0), d eps/dt at t = 0."""
+    rho0, n = data["rho0"], data["n"]
+    return ["mul", ["add", rho0, _rat(-1)], ["add", _rat(1), ["mul", ["add", n, _rat(-1)], rho0]], start]
+
+
+def late_rate(data: dict[str, Any]) -> list[Any]:
+    """r* = n S(1)."""
+    return ["mul", data["n"], pull(data, _rat(1))]
+
+
+def _shape(value: list[Any]) -> list[Any]:
+    """-k of a shape exp(k t), the rate it decays at (Rejected for any other shape)."""
+    factors = value[1][1:] if value[:1] == ["exp"] and value[1][:1] == ["mul"] else []
+    if len(k := [f for f in factors if f != TIME]) != len(factors) - 1 or symbols(["mul", *k]):
+        raise Rejected("a decays-like statement states the shape exp(k t), k a number, only")
+    return ["mul", ["rat", "-1"], *k]
+
+
+def _symbolic(data: dict[str, Any]) -> list[list[Any]]:
+    """Over variables, a proof of a limit 0, a rate or an initial rate: S(rho0) > 0 from the domains' signs (not for
+    an initial rate), the claimed number by a formal identity."""
+    prop, value, positive = data["property"], data["value"], [data["beta"], *data["strengths"]]
+    positive += [data["rho0"]] if data["attention"] == "relu" else []
+    if not data["holds"] or prop not in (*PROPERTIES[:2], "initial-rate"):
+        raise Rejected("a statement over variables states a proof of a limit 0, a rate or an initial rate only")
+    start = pull(data, data["rho0"])
+    if prop == "initial-rate":
+        found = [["=", value, initial_rate(data, start)]]
+    elif not all(_positive(x, data["variables"]) for x in positive) or (prop == "tends-to" and value != _rat(0)):
+        raise Rejected("S(rho0) > 0 is not shown from the domains (or the limit is not 0)")
+    else:
+        found = [[">", start, _rat(0)], ["=", value, _rat(0) if prop == "tends-to" else late_rate(data)]]
+    if not all(formal_zero(["add", a, ["mul", _rat(-1), b]]) for op, a, b in found if op == "="):
+        raise Rejected("the claimed number is not the reduction's, as an identity in the variables")
+    return found
 
 
 def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
     """The relations a < b, a = b or a > b found for the obligations, each one the verdict needs (Rejected else)."""
+    data = _data(statement, claim_id)
+    if data["variables"]:
+        return _symbolic(data)
     found = []
-    for a, b, wanted in obligations(_data(statement, claim_id)):
+    for a, b, wanted in obligations(data):
         if (s := sign(a, b)) not in wanted:
             raise Rejected(f"{claim_id}: {term_text(a)[:60]} {RELATION[s]} {term_text(b)[:60]}: not what it needs")
         found.append([RELATION[s], a, b])
@@ -130,7 +205,12 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
         raise Rejected(f"{claim_id}: an equiangular statement is proved by an {FORM} certificate with its `holds`")
     shown = "; ".join(f"{term_text(a)} {op} {term_text(b)}" for op, a, b in facts(statement, claim_id))
     inner_products.check(registry_statements.table()[REDUCTION], REDUCTION, {}, seconds)
-    data = ", ".join(f"{key} = {statement[key]}" for key in KEYS[2:7])
-    verdict = "holds" if statement["holds"] else "fails"
-    claim = f"cluster_gap {statement['property']} {term_text(statement['value'])} ({data}) {verdict}"
+    data = ", ".join(f"{key} = {statement[key]}" for key in DATA[:4])
+    for v in statement["variables"]:  # each variable's domain, as its bounds say
+        ends = [term_text(v[end]) if v[end] else inf for end, inf in (("low", "-oo"), ("high", "oo"))]
+        data += f"; {ends[0]} {('<=', '<')[v['low_open']]} {v['name']} {('<=', '<')[v['high_open']]} {ends[1]}"
+        data += " integer" * v["integer"]
+    value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * statement["family"]
+    value = value or term_text(statement["value"])
+    claim = f"cluster_gap {statement['property']} {value} ({data}) {'holds' if statement['holds'] else 'fails'}"
     return f"{claim}: by {REDUCTION} with S(rho) = 2 c sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"

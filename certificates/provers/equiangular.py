@@ -8,23 +8,34 @@ and writes nothing it would reject.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel import equiangular
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.statements.equiangular import statement
+from headflow.certificates.statements.equiangular import registry_statement, statement
 from headflow.certificates.store import write_certificate
 
 
 def certify(claim: DynamicsClaim, holds: bool, directory: Path) -> Path | None:
     """The certificate that the claim holds (or fails), once the kernel's check accepted it; None when the form does
     not state the claim or the kernel refuses it."""
-    stated = statement(claim, holds)
+    return _certified(claim.id, statement(claim, holds), embedded(claim), directory)
+
+
+def certify_registry(claim_id: str, directory: Path) -> Path | None:
+    """The certificate of a registry claim that is an `equiangular` statement (`registry_statement`), as `certify`."""
+    return _certified(claim_id, registry_statement(claim_id), None, directory)
+
+
+def _certified(
+    claim_id: str, stated: dict[str, Any] | None, claim: dict[str, Any] | None, directory: Path
+) -> Path | None:
     if stated is None:
         return None
     try:
-        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds}, 0)
+        equiangular.check(stated, claim_id, equiangular.FORM, {"holds": stated["holds"]}, 0)
     except Rejected:
         return None
-    return write_certificate(directory, claim.id, equiangular.FORM, {"holds": holds}, embedded(claim), stated)
+    return write_certificate(directory, claim_id, equiangular.FORM, {"holds": stated["holds"]}, claim, stated)

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import sympy as sp
+from headflow.certificates.claims import head_sums
+from headflow.certificates.claims.head_sums import HeadSum
+from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import TIME, DynamicsClaim
 from headflow.certificates.kernel import equiangular
@@ -57,21 +61,61 @@ REDUCTION = {
 }
 
 
+#: The registry's claims that are `equiangular` statements, each as the claims-file claim that states it (the text of
+#: `examples/paper.toml`): their certificates carry its statement (`registry_statement`).
+REGISTRY_CLAIMS = {
+    "T22.late-rate": """
+[[claim]]
+id = "T22.late-rate"
+kind = "dynamics"
+quantity = "cluster_gap"
+property = "decays-at-rate"
+rate = "2 * sum_h(lam_h)"
+attention = "softmax"
+heads = "scalar"
+H = "H"
+lambdas = "lam_h"
+tokens = "equiangular"
+rho = "rho0"
+n = "n"
+d = "d"
+beta = "beta"
+[claim.domain]
+n = "integer>=2"
+d = { min = "n", integer = true }
+beta = "positive"
+H = "integer>=1"
+lam_h = "positive"
+rho0 = { min = "-1/(n - 1)", max = 1, min_open = true, max_open = true }
+"""
+}
+
+
+def registry_statement(claim_id: str) -> dict[str, Any] | None:
+    """The statement of a registry claim's `equiangular` certificate (it holds), or None for a claim not listed."""
+    if claim_id not in REGISTRY_CLAIMS:
+        return None
+    (claim,) = parse_claims(REGISTRY_CLAIMS[claim_id])
+    return statement(claim, True)
+
+
 def covered(claim: DynamicsClaim) -> bool:
-    """Whether the claim is one an `equiangular` statement states: the cluster gap of the reduction's regime at
-    numbers (beta > 0), one of the kernel's properties, a target without symbols (a shape: of t alone)."""
+    """Whether the claim is one an `equiangular` statement states: the cluster gap of the reduction's regime, its
+    data numbers (beta > 0) or symbols of its domain (then a proof only, of a limit, a rate or an initial rate), one
+    of the kernel's properties, a target over them (a shape: of t)."""
     options = claim.options
     lambdas = options.get("lambdas")
-    numbers = [options.get(key) for key in ("n", "beta", "rho")] + (lambdas if isinstance(lambdas, list) else [None])
+    data = [options.get(key) for key in ("n", "beta", "rho")] + (lambdas if isinstance(lambdas, list) else [lambdas])
+    names = {symbol.name for symbol in claim.parameters.values()}
     return (
         claim.quantity == "cluster_gap"
         and claim.property in equiangular.PROPERTIES
         and not claim.exists
-        and not claim.parameters
         and claim.target is not None
-        and claim.target.free_symbols <= ({TIME} if claim.property == "decays-like" else set())
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in numbers)
-        and options["beta"] > 0
+        and all(_number(v) or (isinstance(v, sp.Symbol) and v.name in names) for v in data)
+        and ((_number(options["beta"]) and options["beta"] > 0) or isinstance(options["beta"], sp.Symbol))
+        and {s.name for s in claim.target.free_symbols}
+        <= names | ({TIME.name} if claim.property == "decays-like" else set())
         and (options["tokens"], options["heads"], options["geometry"]) == ("equiangular", "scalar", "sphere")
         and options.get("mask") is None
         and options.get("values", "aligned") == "aligned"
@@ -79,25 +123,72 @@ def covered(claim: DynamicsClaim) -> bool:
     )
 
 
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     """The statement that the claim holds (or, `holds` false, that it fails), or None when the form does not state
-    it (`covered`; a number past what a certificate records)."""
+    it (`covered`; a number past what a certificate records; a claimed sum over heads that is not a sum of one
+    per-head summand)."""
     if not covered(claim):
         return None
-    options = claim.options
+    options, family = claim.options, not isinstance(claim.options["lambdas"], list)
+    target = per_head_summand(claim.target) if family else claim.target
+    used = {options[key] for key in ("n", "beta", "rho")} | set(
+        options["lambdas"] if not family else [options["lambdas"]]
+    )
     try:
-        value = from_sympy(claim.target)
+        value = None if target is None else from_sympy(target)
+        variables = [_variable(claim, symbol) for symbol in claim.order if symbol in used]
     except TreeError:
+        return None
+    if value is None:
         return None
     return {
         "form": equiangular.FORM,
         "claim": claim.id,
         "attention": options["attention"],
-        "n": options["n"],
-        "beta": rational_text(stated(options["beta"])),
-        "strengths": [rational_text(stated(v)) for v in options["lambdas"]],
-        "rho0": rational_text(stated(options["rho"])),
+        "n": _datum(options["n"]),
+        "beta": _datum(options["beta"]),
+        "strengths": [_datum(v) for v in ([options["lambdas"]] if family else options["lambdas"])],
+        "rho0": _datum(options["rho"]),
+        "family": family,
+        "variables": variables,
         "property": claim.property,
         "value": value,
         "holds": holds,
     }
+
+
+def _datum(value: object) -> str:
+    """A datum as the statement writes it: a variable's name, or the exact rational a number stands for."""
+    return value.name if isinstance(value, sp.Symbol) else rational_text(stated(value))  # type: ignore[arg-type]
+
+
+def _variable(claim: DynamicsClaim, symbol: sp.Symbol) -> dict[str, Any]:
+    """A variable of the statement with its domain's bounds as trees."""
+    domain = claim.domains[symbol]
+    ends = {
+        end: None if bound is None else from_sympy(bound) for end, bound in (("low", domain.low), ("high", domain.high))
+    }
+    return {
+        "name": symbol.name,
+        "integer": domain.integer,
+        **ends,
+        "low_open": domain.low_open,
+        "high_open": domain.high_open,
+    }
+
+
+def per_head_summand(target: sp.Expr) -> sp.Expr | None:
+    """g with target = sum_h g(lambda_h): each term of the expanded target one head-independent factor times one
+    HeadSum (0 is the sum of 0); None for any other target."""
+    found = sp.Integer(0)
+    for term in sp.Add.make_args(sp.expand(target)):
+        sums = [f for f in sp.Mul.make_args(term) if isinstance(f, HeadSum)]
+        factor = sp.Mul(*[f for f in sp.Mul.make_args(term) if not isinstance(f, HeadSum)])
+        if term != 0 and (len(sums) != 1 or any(head_sums.per_head(s.name) for s in factor.free_symbols)):
+            return None
+        found += factor * sums[0].args[0] if sums else 0
+    return found

@@ -40,7 +40,7 @@ from headflow.certificates.kernel import registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements import equilibrium
-from headflow.certificates.statements.equiangular import REDUCTION
+from headflow.certificates.statements.equiangular import REDUCTION, REGISTRY_CLAIMS, registry_statement
 from headflow.certificates.statements.gram import GRAM
 from headflow.certificates.statements.model_lemmas import MODEL_LEMMAS
 from headflow.certificates.sympy_trees import formula_from_sympy, from_sympy
@@ -971,6 +971,8 @@ def statement(claim_id: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The core statement of a certificate of the registry claim `claim_id`: the table's entry at the payload's
     integer parameters (None for a claim not in the kernel's table, or a payload without valid parameters: the
     kernel rejects such a certificate, which carries no statement)."""
+    if claim_id in REGISTRY_CLAIMS:
+        return registry_statement(claim_id)
     if claim_id not in registry_statements.table():
         return None
     if registry_statements.table()[claim_id]["kind"] == "equilibrium":

@@ -156,8 +156,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if pointwise is not None:
         return pointwise
     sweep = DomainSweep(claim, ctx)
-    if sweep.proved is not None:
-        return sweep.proved
+    if sweep.proved is not None:  # for every point of the domain at once: its certificate is over the variables
+        return with_equiangular_certificate(claim, sweep.proved, ctx)
     for point, on_boundary, instance in sweep.instances():
         refuted = sweep.record(point, on_boundary, decide_closed(instance, ctx))
         if refuted is not None:
@@ -167,7 +167,8 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
 
 def with_equiangular_certificate(claim: DynamicsClaim, outcome: Outcome, ctx: Context) -> Outcome:
     """A PROVED or REFUTED outcome with the `equiangular` certificate of its verdict, when that form states the claim
-    (the cluster gap of equiangular tokens at numbers) and the kernel's check accepts it; any other unchanged."""
+    (the cluster gap of equiangular tokens, at numbers or, proved, over the domain's variables) and the kernel's check
+    accepts it; any other unchanged."""
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
     path = equiangular.certify(claim, outcome.verdict is Verdict.PROVED, certificate_directory(ctx.certificate_dir))

@@ -39,8 +39,11 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         gram = registry_statements.implying_identity(statement) if form[0] == "model" else statement
         return checked.proved, identities(gram)
     if form == (equiangular.FORM, None, equiangular.FORM):  # the reduction's identity, then the facts as found
-        facts = equiangular.facts(statement, claim_id)
-        found = [UniversalStatement(f"fact{k}", [], [], fact) for k, fact in enumerate(facts, start=1)]
+        names, integers = [v["name"] for v in statement["variables"]], [v["integer"] for v in statement["variables"]]
+        domain = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
+        integer = tuple(name for name, whole in zip(names, integers, strict=True) if whole)
+        facts = enumerate(equiangular.facts(statement, claim_id), start=1)
+        found = [UniversalStatement(f"fact{k}", names, domain, fact, integer) for k, fact in facts]
         return checked.proved, identities(registry_statements.table()[equiangular.REDUCTION]) + found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)

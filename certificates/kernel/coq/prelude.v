@@ -45,7 +45,12 @@ Ltac hf_sqrt_facts a :=
 (* ln a: exp (ln a) = a once 0 < a is proved from the hypotheses. *)
 Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h)).
 (* / a: a * / a = 1 once a <> 0 is proved from the hypotheses. *)
-Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (try unfold c_star in *; intro; nra); pose proof (Rinv_r a h)).
+(* A product, sum or quotient of factors each positive by lra (exponentials are) is positive; the equivalences among
+   the hypotheses (the exponentials' order facts) are set aside first: lra would split on each. *)
+Ltac hf_positive := solve [ repeat match goal with h : _ <-> _ |- _ => clear h end; unfold Rgt;
+  repeat first [ lra | apply Rmult_lt_0_compat | apply Rplus_lt_0_compat | apply Rinv_0_lt_compat | apply exp_pos ] ].
+Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (try unfold c_star in *;
+  first [ apply Rgt_not_eq; hf_positive | intro; nra ]); pose proof (Rinv_r a h)).
 (* An integer is at most k or at least k + 1: a cover's split of an integer variable at a point between k and k + 1. *)
 Lemma hf_int_split (n k : Z) : IZR n <= IZR k \/ IZR k + 1 <= IZR n.
 Proof.

@@ -47,9 +47,11 @@ def _claim(property_line: str, attention: str = "usa", lambdas: str = "[1.0]", r
 
 
 def _accepts(claim: Any, holds: bool) -> bool:
-    """Whether the kernel accepts the statement that the claim holds (or fails)."""
+    """Whether the kernel accepts the statement that the claim holds (or fails); False when there is none."""
+    if (stated := statement(claim, holds)) is None:
+        return False
     try:
-        equiangular.check(statement(claim, holds), claim.id, equiangular.FORM, {"holds": holds}, 0)
+        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds}, 0)
     except Rejected:
         return False
     return True
@@ -98,9 +100,7 @@ def test_shapes_the_form_does_not_state_get_no_statement_the_kernel_accepts() ->
 
 def test_claims_outside_the_regime_have_no_statement() -> None:
     """A mask, another quantity, a geometry the lemma does not cover, beta <= 0: no equiangular statement."""
-    base = (
-        '[[claim]]\nid = "c"\n' + REGIME + 'property = "tends-to"\nlimit = "0"\nattention = "usa"\nlambdas = [1.0]\n'
-    )
+    base = '[[claim]]\nid = "c"\n' + REGIME + 'property = "tends-to"\nlimit = "0"\nattention = "usa"\nlambdas = [1.0]\n'
     tail = "rho = 0.2\nn = 4\nd = 4\n"
     texts = [
         base.replace('geometry = "sphere"', 'geometry = "ngpt"') + tail + "beta = 1.0\n",
@@ -199,3 +199,156 @@ def test_coq_refuses_a_forged_fact(tmp_path: Path) -> None:
         UniversalStatement(name, constants, hypotheses, [op, lhs, ["exp", ["rat", "1"]]])
     ]
     assert run.compile_source(source(path.name, "c", proved, forged)).status != "accepted"
+
+
+# ---------------------------------------------------------------- statements over variables (a proof for every value)
+
+LATE_RATE = """[[claim]]
+id = "c"
+kind = "dynamics"
+quantity = "cluster_gap"
+property = "decays-at-rate"
+rate = "2 * sum_h(lam_h)"
+attention = "softmax"
+heads = "scalar"
+H = "H"
+lambdas = "lam_h"
+tokens = "equiangular"
+rho = "rho0"
+n = "n"
+d = "d"
+beta = "beta"
+[claim.domain]
+n = "integer>=2"
+d = { min = "n", integer = true }
+beta = "positive"
+H = "integer>=1"
+lam_h = "positive"
+rho0 = { min = "-1/(n - 1)", max = 1, min_open = true, max_open = true }
+"""
+
+
+def _over_variables(text: str = LATE_RATE) -> Any:
+    (claim,) = parse_claims(text)
+    return claim
+
+
+#: Edits of the late-rate claim -> whether the kernel proves it for every value of its variables.
+SYMBOLIC = {
+    "the late rate 2 sum_h lambda_h (Theorem 22)": ({}, True),
+    "twice the rate": ({'rate = "2 * sum_h(lam_h)"': 'rate = "4 * sum_h(lam_h)"'}, False),
+    "a rate with a term outside the sum": (
+        {'rate = "2 * sum_h(lam_h)"': 'rate = "2 * sum_h(lam_h) + 0*beta + 1"'},
+        False,
+    ),
+    "strengths of either sign (S(rho0) > 0 not shown)": ({'lam_h = "positive"': 'lam_h = "real"'}, False),
+    "strengths >= 0 (0 is allowed: no decay)": ({'lam_h = "positive"': "lam_h = { min = 0 }"}, False),
+    "usa: 2 sum_h lambda_h e^(beta lambda_h)": (
+        {'"softmax"': '"usa"', 'rate = "2 * sum_h(lam_h)"': 'rate = "2 * sum_h(lam_h * exp(beta * lam_h))"'},
+        True,
+    ),
+    "relu from rho0 in (-1/(n - 1), 1): the score's sign unknown": (
+        {'"softmax"': '"relu"', 'rate = "2 * sum_h(lam_h)"': 'rate = "2 * beta * sum_h(lam_h**2)"'},
+        False,
+    ),
+    "relu from rho0 in (0, 1)": (
+        {
+            '"softmax"': '"relu"',
+            'rate = "2 * sum_h(lam_h)"': 'rate = "2 * beta * sum_h(lam_h**2)"',
+            'min = "-1/(n - 1)"': "min = 0",
+        },
+        True,
+    ),
+    "the limit 0": (
+        {'property = "decays-at-rate"\nrate = "2 * sum_h(lam_h)"': 'property = "tends-to"\nlimit = "0"'},
+        True,
+    ),
+    "the limit 1/2": (
+        {'property = "decays-at-rate"\nrate = "2 * sum_h(lam_h)"': 'property = "tends-to"\nlimit = "1/2"'},
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SYMBOLIC)
+def test_statements_over_variables_are_proofs_for_every_value(name: str) -> None:
+    edits, proved = SYMBOLIC[name]
+    text = LATE_RATE
+    for old, new in edits.items():
+        assert old in text
+        text = text.replace(old, new)
+    claim = _over_variables(text)
+    stated = statement(claim, True)
+    assert (stated is not None and _accepts(claim, True)) == proved
+    assert not _accepts(claim, False)  # over variables a statement is a proof only
+
+
+def test_the_initial_rate_holds_for_strengths_of_either_sign() -> None:
+    """Theorem 22's early rate at the orthogonal start: no sign is needed, the rate is an identity in lambda."""
+    text = LATE_RATE.replace('rate = "2 * sum_h(lam_h)"', 'derivative = "-sum_h(2*lam_h/(n + exp(beta*lam_h) - 1))"')
+    text = text.replace('"decays-at-rate"', '"initial-rate"').replace('rho = "rho0"', "rho = 0.0")
+    text = text.replace('lam_h = "positive"', 'lam_h = "real"').replace("rho0 = { min", "# rho0 = { min")
+    assert _accepts(_over_variables(text), True)
+    assert not _accepts(_over_variables(text.replace("2*lam_h/", "3*lam_h/")), True)
+
+
+def _forged_domain(data: dict[str, Any]) -> None:
+    for variable in data["statement"]["variables"]:
+        if variable["name"] == "lam_h":
+            variable["low"] = ["rat", "-1"]
+
+
+def _two_strengths(data: dict[str, Any]) -> None:
+    data["statement"]["strengths"] = ["lam_h", "lam_h"]
+
+
+def _unbound_symbol(data: dict[str, Any]) -> None:
+    data["statement"]["value"] = ["mul", ["rat", "2"], ["sym", "mu"]]
+
+
+def _real_n(data: dict[str, Any]) -> None:
+    next(v for v in data["statement"]["variables"] if v["name"] == "n")["integer"] = False
+
+
+@pytest.mark.parametrize("edit", [_forged_domain, _two_strengths, _unbound_symbol, _real_n])
+def test_forged_statements_over_variables_are_rejected(edit: Any, tmp_path: Path) -> None:
+    path = certify(_over_variables(), True, tmp_path)
+    assert path is not None and check_file(path).ok
+    assert not check_file(forged_file(path, tmp_path, edit)).ok
+
+
+def test_the_registry_late_rate_carries_its_statement(tmp_path: Path) -> None:
+    """`headflow verify`'s T22.late-rate writes the certificate of the claims-file statement of it, which its
+    registry elaboration gives back (so a relabelled or edited one is refused by the report's re-check)."""
+    from headflow.certificates.provers.equiangular import certify_registry
+    from headflow.certificates.statements import registry
+
+    path = certify_registry("T22.late-rate", tmp_path)
+    assert path is not None
+    checked = check_file(path)
+    assert checked.ok and "sum_h(2*lam_h) over any H >= 1 heads" in checked.proved
+    assert json.loads(path.read_text())["statement"] == registry.statement("T22.late-rate", {})
+    assert recheck(path).ok
+
+
+@needs_coqc
+def test_coq_proves_a_statement_over_variables(tmp_path: Path) -> None:
+    path = certify(_over_variables(), True, tmp_path)
+    assert path is not None
+    proved, coq_problem = problem(check_file(path))
+    assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
+
+
+@pytest.mark.parametrize(
+    ("domain", "positive"),
+    [
+        ("{ min = 0, min_open = true }", True),
+        ("{ min = 0 }", False),
+        ("{ min = -0.5, min_open = true }", False),
+        ('"real"', False),
+    ],
+)
+def test_a_strength_is_positive_only_when_its_lower_bound_shows_it(domain: str, positive: bool) -> None:
+    """x > -1/2 (open) is no x > 0: only an open bound at 0, or a bound above it, gives S(rho0) > 0."""
+    text = LATE_RATE.replace('lam_h = "positive"', f"lam_h = {domain}")
+    assert _accepts(_over_variables(text), True) == positive
