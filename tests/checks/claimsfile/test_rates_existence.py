@@ -49,6 +49,20 @@ EXPECTED = {
 }
 
 
+#: The decided claims in the regime of the kernel's `equiangular` form (unmasked equiangular tokens on the sphere,
+#: numbers, the shape exp(k t) of decays-like): each carries its certificate.
+EQUIANGULAR = {
+    "rate.softmax.faster-than-1",
+    "rate.usa.positive",
+    "rate.softmax.too-fast",
+    "rate.usa.above-exact",
+    "rate.repulsive",
+    "shape.post-ln.exact-rate",
+    "shape.post-ln.wrong-rate",
+    "shape.repulsive",
+}
+
+
 @pytest.fixture(scope="module")
 def examples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Verdict, dict]]:
     return decide((ROOT / "examples" / "rates.toml").read_text(), tmp_path_factory.mktemp("certs"))
@@ -60,7 +74,13 @@ def test_every_example_is_decided_as_its_comment_says(examples: dict[str, tuple[
 
 def test_every_certificate_is_accepted_by_check_cert(examples: dict[str, tuple[Verdict, dict]]) -> None:
     paths = [Path(p) for _, evidence in examples.values() for p in evidence.get("certificates", [])]
-    assert len(paths) == 7
+    assert len(paths) == 15
+    equiangular = {
+        name
+        for name, (_, evidence) in examples.items()
+        if any(".equiangular." in p for p in evidence.get("certificates", []))
+    }
+    assert equiangular == EQUIANGULAR  # the claims on the cluster gap of equiangular tokens on the sphere, decided
     for path in paths:
         ok, message = verify_file(path)
         assert ok, message
