@@ -133,11 +133,11 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     per-head summand)."""
     if not covered(claim):
         return None
-    options, family = claim.options, not isinstance(claim.options["lambdas"], list)
+    options = claim.options
+    family = not isinstance(options["lambdas"], list)  # any H heads of one strength symbol, lam_h
+    strengths = [options["lambdas"]] if family else options["lambdas"]
     target = per_head_summand(claim.target) if family else claim.target
-    used = {options[key] for key in ("n", "beta", "rho")} | set(
-        options["lambdas"] if not family else [options["lambdas"]]
-    )
+    used = {options["n"], options["beta"], options["rho"], *strengths}
     try:
         value = None if target is None else from_sympy(target)
         variables = [_variable(claim, symbol) for symbol in claim.order if symbol in used]
@@ -151,7 +151,7 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
         "attention": options["attention"],
         "n": _datum(options["n"]),
         "beta": _datum(options["beta"]),
-        "strengths": [_datum(v) for v in ([options["lambdas"]] if family else options["lambdas"])],
+        "strengths": [_datum(v) for v in strengths],
         "rho0": _datum(options["rho"]),
         "family": family,
         "variables": variables,

@@ -24,12 +24,12 @@ from headflow.certificates.kernel.coq.statements import UniversalStatement
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.equiangular import certify
-from headflow.certificates.statements.equiangular import statement
+from headflow.certificates.statements.equiangular import REGISTRY_CLAIMS, statement
 from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
-from tests.sample_claims import certificates_of
+from tests.sample_claims import EXAMPLES, certificates_of, claims_of
 
 REGIME = """
 kind = "dynamics"
@@ -203,29 +203,8 @@ def test_coq_refuses_a_forged_fact(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- statements over variables (a proof for every value)
 
-LATE_RATE = """[[claim]]
-id = "c"
-kind = "dynamics"
-quantity = "cluster_gap"
-property = "decays-at-rate"
-rate = "2 * sum_h(lam_h)"
-attention = "softmax"
-heads = "scalar"
-H = "H"
-lambdas = "lam_h"
-tokens = "equiangular"
-rho = "rho0"
-n = "n"
-d = "d"
-beta = "beta"
-[claim.domain]
-n = "integer>=2"
-d = { min = "n", integer = true }
-beta = "positive"
-H = "integer>=1"
-lam_h = "positive"
-rho0 = { min = "-1/(n - 1)", max = 1, min_open = true, max_open = true }
-"""
+#: Theorem 22's late rate as the registry states it (its claims-file text), under the id "c".
+LATE_RATE = REGISTRY_CLAIMS["T22.late-rate"].replace('id = "T22.late-rate"', 'id = "c"')
 
 
 def _over_variables(text: str = LATE_RATE) -> Any:
@@ -329,6 +308,8 @@ def test_the_registry_late_rate_carries_its_statement(tmp_path: Path) -> None:
     assert checked.ok and "sum_h(2*lam_h) over any H >= 1 heads" in checked.proved
     assert json.loads(path.read_text())["statement"] == registry.statement("T22.late-rate", {})
     assert recheck(path).ok
+    (example,) = parse_claims(claims_of((EXAMPLES / "paper.toml").read_text(), "T22.late-rate"))
+    assert statement(example, True) == registry.statement("T22.late-rate", {})  # the examples' claim is the registry's
 
 
 @needs_coqc
