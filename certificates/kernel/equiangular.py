@@ -42,16 +42,16 @@ REDUCTION = "lemma.equiangular-pair"
 PROPERTIES = ("tends-to", "decays-at-rate", "decays-exponentially", "initial-rate", "decays-like")
 DATA = ("n", "beta", "strengths", "rho0", "family", "variables")
 KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
-KEYS = ("form", "claim", "attention", *DATA, "property", "value", "holds")
+KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds")
 #: The one shape of `decays-like` stated: exp(k t), k a number (its tree: t once among k's factors).
 TIME = ["sym", "t"]
 #: Ball precisions (bits), in order, at which a difference shown not 0 gets its sign.
 BITS = (64, 512, 4096)
 RELATION = {-1: "<", 0: "=", 1: ">"}
 CITED = (
-    "Cited, not re-checked: the equiangular Gram matrix with this rho is the trajectory's (a unique solution); S is "
-    "non-decreasing in rho for beta > 0; the scalar ODE's asymptotics: S(rho0) > 0 gives eps -> 0, eps e^(r* t) -> "
-    "C > 0, S(rho0) < 0 gives eps -> n/(n - 1), S(rho0) = 0 keeps eps"
+    "Cited, not re-checked: the equiangular Gram matrix at this rho is the trajectory's; S is non-decreasing for beta "
+    "> 0; the scalar ODE: S(rho0) > 0 gives eps -> 0, eps e^(r* t) -> C > 0, S(rho0) < 0 eps -> n/(n - 1), S(rho0) = "
+    "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows)"
 )
 
 
@@ -84,6 +84,7 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     n, value, used = data["n"], data["value"], set(variables) | ({"t"} if data["property"] == "decays-like" else set())
     q = {key: parse_rational(data[key][1]) for key in ("n", "rho0") if data[key][0] == "rat"}
     ok = statement["claim"] == claim_id and statement["attention"] in KINDS and statement["property"] in PROPERTIES
+    ok = ok and statement["quantity"] in ("cluster_gap", "attention_entropy")
     ok = ok and isinstance(statement["holds"], bool) and _positive(data["beta"], variables) and "t" not in variables
     ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
     ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
@@ -167,20 +168,26 @@ def _shape(value: list[Any]) -> list[Any]:
     return ["mul", ["rat", "-1"], *k]
 
 
-def _symbolic(data: dict[str, Any]) -> list[list[Any]]:
-    """Over variables, a proof of a limit 0, a rate or an initial rate: S(rho0) > 0 from the domains' signs (not for
-    an initial rate), the claimed number by a formal identity."""
+def _proved(data: dict[str, Any]) -> list[list[Any]]:
+    """A proof over variables, or of the entropy's limit: a limit (0 for the gap, log n for every attention entropy:
+    at rho = 1 every score of a head is lambda_h, so each row's weights are uniform), a rate or an initial rate of the
+    gap; S(rho0) > 0 from the domains' signs (at numbers, as found), the claimed number by a formal identity."""
     prop, value, positive = data["property"], data["value"], [data["beta"], *data["strengths"]]
     positive += [data["rho0"]] if data["attention"] == "relu" else []
-    if not data["holds"] or prop not in (*PROPERTIES[:2], "initial-rate"):
-        raise Rejected("a statement over variables states a proof of a limit 0, a rate or an initial rate only")
-    start = pull(data, data["rho0"])
+    entropy, start = data["quantity"] == "attention_entropy", pull(data, data["rho0"])
+    if not data["holds"] or prop not in (("tends-to",) if entropy else (*PROPERTIES[:2], "initial-rate")):
+        raise Rejected(
+            "a statement over variables, or of an entropy, states a proof of a limit, a rate or an initial rate"
+        )
     if prop == "initial-rate":
         found = [["=", value, initial_rate(data, start)]]
-    elif not all(_positive(x, data["variables"]) for x in positive) or (prop == "tends-to" and value != _rat(0)):
-        raise Rejected("S(rho0) > 0 is not shown from the domains (or the limit is not 0)")
+    elif not (
+        all(_positive(x, data["variables"]) for x in positive) if data["variables"] else sign(start, _rat(0)) > 0
+    ):
+        raise Rejected("S(rho0) > 0 is not shown (from the domains, at variables)")
     else:
-        found = [[">", start, _rat(0)], ["=", value, _rat(0) if prop == "tends-to" else late_rate(data)]]
+        limit = ["log", data["n"]] if entropy else _rat(0)
+        found = [[">", start, _rat(0)], ["=", value, limit if prop == "tends-to" else late_rate(data)]]
     if not all(formal_zero(["add", a, ["mul", _rat(-1), b]]) for op, a, b in found if op == "="):
         raise Rejected("the claimed number is not the reduction's, as an identity in the variables")
     return found
@@ -189,8 +196,8 @@ def _symbolic(data: dict[str, Any]) -> list[list[Any]]:
 def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
     """The relations a < b, a = b or a > b found for the obligations, each one the verdict needs (Rejected else)."""
     data = _data(statement, claim_id)
-    if data["variables"]:
-        return _symbolic(data)
+    if data["variables"] or data["quantity"] != "cluster_gap":
+        return _proved(data)
     found = []
     for a, b, wanted in obligations(data):
         if (s := sign(a, b)) not in wanted:
@@ -210,7 +217,9 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
         ends = [term_text(v[end]) if v[end] else inf for end, inf in (("low", "-oo"), ("high", "oo"))]
         data += f"; {ends[0]} {('<=', '<')[v['low_open']]} {v['name']} {('<=', '<')[v['high_open']]} {ends[1]}"
         data += " integer" * v["integer"]
-    value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * statement["family"]
-    value = value or term_text(statement["value"])
-    claim = f"cluster_gap {statement['property']} {value} ({data}) {'holds' if statement['holds'] else 'fails'}"
+    summed = statement["family"] and statement["quantity"] == "cluster_gap"
+    value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
+    claim = (
+        f"{statement['quantity']} {statement['property']} {value} ({data}) {'holds' if statement['holds'] else 'fails'}"
+    )
     return f"{claim}: by {REDUCTION} with S(rho) = 2 c sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"

@@ -100,15 +100,15 @@ def registry_statement(claim_id: str) -> dict[str, Any] | None:
 
 
 def covered(claim: DynamicsClaim) -> bool:
-    """Whether the claim is one an `equiangular` statement states: the cluster gap of the reduction's regime, its
-    data numbers (beta > 0) or symbols of its domain (then a proof only, of a limit, a rate or an initial rate), one
-    of the kernel's properties, a target over them (a shape: of t)."""
+    """Whether the claim is one an `equiangular` statement states: the cluster gap (or the attention entropy's limit) in
+    the reduction's regime, its data numbers (beta > 0) or symbols of its domain (then a proof only, of a limit, a rate
+    or an initial rate), one of the kernel's properties, a target over them (a shape: of t)."""
     options = claim.options
     lambdas = options.get("lambdas")
     data = [options.get(key) for key in ("n", "beta", "rho")] + (lambdas if isinstance(lambdas, list) else [lambdas])
     names = {symbol.name for symbol in claim.parameters.values()}
     return (
-        claim.quantity == "cluster_gap"
+        (claim.quantity == "cluster_gap" or (claim.quantity == "attention_entropy" and claim.property == "tends-to"))
         and claim.property in equiangular.PROPERTIES
         and not claim.exists
         and claim.target is not None
@@ -136,7 +136,7 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     options = claim.options
     family = not isinstance(options["lambdas"], list)  # any H heads of one strength symbol, lam_h
     strengths = [options["lambdas"]] if family else options["lambdas"]
-    target = per_head_summand(claim.target) if family else claim.target
+    target = per_head_summand(claim.target) if family and claim.quantity == "cluster_gap" else claim.target
     used = {options["n"], options["beta"], options["rho"], *strengths}
     try:
         value = None if target is None else from_sympy(target)
@@ -155,6 +155,7 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
         "rho0": _datum(options["rho"]),
         "family": family,
         "variables": variables,
+        "quantity": claim.quantity,
         "property": claim.property,
         "value": value,
         "holds": holds,

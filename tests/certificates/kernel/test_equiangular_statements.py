@@ -333,3 +333,43 @@ def test_a_strength_is_positive_only_when_its_lower_bound_shows_it(domain: str, 
     """x > -1/2 (open) is no x > 0: only an open bound at 0, or a bound above it, gives S(rho0) > 0."""
     text = LATE_RATE.replace('lam_h = "positive"', f"lam_h = {domain}")
     assert _accepts(_over_variables(text), True) == positive
+
+
+ENTROPY = LATE_RATE.replace('quantity = "cluster_gap"', 'quantity = "attention_entropy"').replace(
+    'property = "decays-at-rate"\nrate = "2 * sum_h(lam_h)"', 'property = "tends-to"\nlimit = "log(n)"'
+)
+
+
+@pytest.mark.parametrize(
+    ("edits", "proved"),
+    [
+        ({}, True),  # Theorem 27's limit: at rho = 1 every row of weights is uniform
+        ({'limit = "log(n)"': 'limit = "0"'}, False),
+        ({'limit = "log(n)"': 'limit = "log(n - 1)"'}, False),
+        ({'lam_h = "positive"': 'lam_h = "real"'}, False),  # repulsive heads: no collapse, no uniform limit
+        ({'"softmax"': '"usa"'}, True),
+    ],
+)
+def test_the_attention_entropy_tends_to_log_n_once_the_gap_does(edits: dict[str, str], proved: bool) -> None:
+    text = ENTROPY
+    for old, new in edits.items():
+        text = text.replace(old, new)
+    claim = _over_variables(text)
+    assert _accepts(claim, True) == proved and not _accepts(claim, False)
+
+
+def test_an_entropy_limit_at_numbers_needs_the_gap_to_close() -> None:
+    """n = 4, lambda = 1 from rho0 = 1/5: S(rho0) > 0, every entropy tends to log 4; lambda = -1: no certificate."""
+    line = 'property = "tends-to"\nlimit = "log(4)"'
+    text = f'[[claim]]\nid = "c"\n{REGIME.replace("cluster_gap", "attention_entropy")}{line}\nattention = "softmax"\n'
+    for lambdas, proved in (("[1.0]", True), ("[-1.0]", False)):
+        (claim,) = parse_claims(text + f"lambdas = {lambdas}\nrho = 0.2\nn = 4\nd = 4\nbeta = 1.0\n")
+        assert _accepts(claim, True) == proved and not _accepts(claim, False)
+
+
+@needs_coqc
+def test_coq_proves_an_entropy_limit(tmp_path: Path) -> None:
+    path = certify(_over_variables(ENTROPY), True, tmp_path)
+    assert path is not None
+    proved, coq_problem = problem(check_file(path))
+    assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
