@@ -24,6 +24,11 @@ def certify(claim: DynamicsClaim, holds: bool, directory: Path) -> Path | None:
     return _certified(claim.id, statement(claim, holds), embedded(claim), directory)
 
 
+def accepted(claim: DynamicsClaim, holds: bool) -> bool:
+    """Whether the kernel accepts the statement that the claim holds (or fails), without writing a certificate."""
+    return _checked(claim.id, statement(claim, holds))
+
+
 def certify_registry(claim_id: str, directory: Path) -> Path | None:
     """The certificate of a registry claim that is an `equiangular` statement (`registry_statement`), as `certify`."""
     return _certified(claim_id, registry_statement(claim_id), None, directory)
@@ -32,10 +37,15 @@ def certify_registry(claim_id: str, directory: Path) -> Path | None:
 def _certified(
     claim_id: str, stated: dict[str, Any] | None, claim: dict[str, Any] | None, directory: Path
 ) -> Path | None:
-    if stated is None:
-        return None
-    try:
-        equiangular.check(stated, claim_id, equiangular.FORM, {"holds": stated["holds"]}, 0)
-    except Rejected:
+    if stated is None or not _checked(claim_id, stated):
         return None
     return write_certificate(directory, claim_id, equiangular.FORM, {"holds": stated["holds"]}, claim, stated)
+
+
+def _checked(claim_id: str, stated: dict[str, Any] | None) -> bool:
+    try:
+        return stated is not None and bool(
+            equiangular.check(stated, claim_id, equiangular.FORM, {"holds": stated["holds"]}, 0)
+        )
+    except Rejected:
+        return False

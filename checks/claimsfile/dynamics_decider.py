@@ -168,10 +168,15 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def with_equiangular_certificate(claim: DynamicsClaim, outcome: Outcome, ctx: Context) -> Outcome:
     """A PROVED or REFUTED outcome with the `equiangular` certificate of its verdict, when that form states the claim
     (the cluster gap of equiangular tokens, at numbers or, proved, over the domain's variables) and the kernel's check
-    accepts it; any other unchanged."""
+    accepts it; INCONCLUSIVE when the kernel accepts the opposite verdict (the route and the kernel disagree: neither
+    is taken); any other unchanged."""
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
-    path = equiangular.certify(claim, outcome.verdict is Verdict.PROVED, certificate_directory(ctx.certificate_dir))
+    holds = outcome.verdict is Verdict.PROVED
+    path = equiangular.certify(claim, holds, certificate_directory(ctx.certificate_dir))
+    if path is None and equiangular.accepted(claim, not holds):
+        notes = f"the kernel's equiangular check proves the opposite of {outcome.verdict.value}: neither is taken"
+        return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)
     return outcome if path is None else dataclasses.replace(outcome, certificates=[*outcome.certificates, str(path)])
 
 

@@ -373,3 +373,18 @@ def test_coq_proves_an_entropy_limit(tmp_path: Path) -> None:
     assert path is not None
     proved, coq_problem = problem(check_file(path))
     assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
+
+
+def test_a_verdict_the_kernel_contradicts_is_not_taken(tmp_path: Path) -> None:
+    """A route that said PROVED for the per-token rate 2e/4 (r* = 2e): the kernel proves the opposite, so the outcome
+    is INCONCLUSIVE and carries no certificate; the true verdict keeps its own."""
+    from headflow.checks.claimsfile.dynamics_decider import with_equiangular_certificate
+    from headflow.checks.registry import Context
+    from headflow.checks.verdicts import Outcome, Step, Verdict
+
+    claim, ctx = _claim('property = "decays-at-rate"\nrate = "2*exp(1)/4"'), Context(certificate_dir=tmp_path)
+    wrong = with_equiangular_certificate(claim, Outcome(Verdict.PROVED, "a route", steps=[Step("a step")]), ctx)
+    assert wrong.verdict is Verdict.INCONCLUSIVE and not wrong.certificates and "opposite" in wrong.notes
+    witness = {"verified_by": "exact"}
+    right = with_equiangular_certificate(claim, Outcome(Verdict.REFUTED, "a route", witness=witness), ctx)
+    assert right.verdict is Verdict.REFUTED and len(right.certificates) == 1
