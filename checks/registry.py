@@ -153,13 +153,13 @@ class Registry:
     def derivations(self, home: str, rows: tuple[DerivationRow, ...], name: str = "symbolic") -> None:
         """Attach, for each (claim id, prove, method), the procedure `derived(prove(), method)` called `name`,
         certifying when the kernel re-derives the claim's identities (`gram_identities.has_certificate`: it writes
-        their `gram` certificate).
+        their `gram` certificate) or checks its `equiangular` statement (`REGISTRY_CLAIMS`).
 
         `home` is the theorem module's `__name__`: the procedure counts as that module's (it is the claim's
         one home), although the function is made here.
         """
         for claim_id, prove, method in rows:
-            certifies = gram_identities.has_certificate(claim_id)
+            certifies = gram_identities.has_certificate(claim_id) or claim_id in REGISTRY_CLAIMS
             self.procedure(claim_id, name, certifies)(_derivation_procedure(claim_id, prove, method, home))
 
     def figure(self, claim_id: str, title: str) -> Callable[[FigureBuilder], FigureBuilder]:
