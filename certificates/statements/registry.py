@@ -887,6 +887,7 @@ CLAIMS: dict[str, str] = (
     | dict.fromkeys(CONFIGURATIONS, "witness")
     | {CONVEXITY_CLAIM: "convexity"}
     | dict.fromkeys(GRAM, "gram")
+    | dict.fromkeys(REGISTRY_CLAIMS, "equiangular")
 )
 
 
