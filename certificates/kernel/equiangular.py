@@ -1,4 +1,4 @@
-"""Claims on the cluster gap of equiangular tokens (form `equiangular`), re-checked from the statement's data alone.
+"""Claims on the cluster gap (and entropy) of equiangular tokens (form `equiangular`), re-checked from their data.
 
 A statement names the attention kind, n, beta > 0, the heads' strengths lambda_h (M_h = W_h = lambda_h I), the start
 rho0 (every <x_i, x_j> = rho0, unit tokens, the sphere, no mask, no interaction), a property of PROPERTIES with its
@@ -17,11 +17,12 @@ e^(-r t)): S(rho0) > 0 and r0 < r*; `decays-like` exp(k t): S(rho0) > 0 and k = 
 Data may also be `variables` of the statement (n, beta, rho0, the strengths; each with its domain's bounds), with
 `family` true: every number H >= 1 of heads, each of strength the one variable lambda_h, and `value` the per-head
 summand of the claimed sum over heads (the field is a sum over heads, so a per-head fact is the sum's). Such a
-statement is a proof of a limit 0, a rate or an initial rate for every value in the domain (`_symbolic`): S(rho0) > 0
+statement is a proof of a limit 0, a rate or an initial rate for every value in the domain (`_proved`): S(rho0) > 0
 because each term is a product of factors positive on their domains (exp, a softmax normalizer, beta, the strengths,
 relu's score), the numbers by `interaction.formal_zero` as identities of rational functions in the variables and
-their exponentials. CITED lists what the sentence cites and nothing re-checks. The Coq statement is the lemma's
-identity and the facts, as found, over the variables' domains.
+their exponentials. The `quantity` is the gap, or `attention_entropy` for its limit log n (every entry, once S(rho0)
+> 0, at numbers or over variables). CITED lists what the sentence cites and nothing re-checks. The Coq statement is
+the lemma's identity and the facts, as found, over the variables' domains.
 """
 
 from fractions import Fraction
