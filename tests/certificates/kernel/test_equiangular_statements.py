@@ -388,3 +388,18 @@ def test_a_verdict_the_kernel_contradicts_is_not_taken(tmp_path: Path) -> None:
     witness = {"verified_by": "exact"}
     right = with_equiangular_certificate(claim, Outcome(Verdict.REFUTED, "a route", witness=witness), ctx)
     assert right.verdict is Verdict.REFUTED and len(right.certificates) == 1
+
+
+def test_huge_statements_are_refused_by_counted_limits() -> None:
+    """32 softmax heads of strengths 1/p (p prime) put more than exp_field's term limit into the exact pull: refused,
+    not computed for ever; a value of more than 10^4 nodes is refused before any arithmetic."""
+    from headflow.certificates.kernel.verify import check
+
+    primes = [p for p in range(2, 140) if all(p % q for q in range(2, p))][:32]
+    data = {"attention": "softmax", "n": "5", "beta": "1", "strengths": [f"1/{p}" for p in primes], "rho0": "1/3"}
+    data |= {"family": False, "variables": [], "quantity": "cluster_gap", "property": "tends-to", "holds": True}
+    statement = {"form": "equiangular", "claim": "c", **data, "value": ["rat", "0"]}
+    for value in (["rat", "0"], ["add", *[["rat", "0"]] * 20_000]):
+        certificate = {"claim_id": "c", "statement": statement | {"value": value}, "kind": "equiangular"}
+        with pytest.raises((Rejected, ValueError)):
+            check(certificate | {"payload": {"holds": True}}, 0)
