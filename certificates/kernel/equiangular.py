@@ -26,7 +26,7 @@ the lemma's identity and the facts, as found, over the variables' domains.
 """
 
 from fractions import Fraction
-from math import prod
+from functools import reduce
 from typing import Any
 
 from . import inner_products, registry_statements
@@ -34,7 +34,7 @@ from .exact import precision
 from .exp_field import ExpNumber
 from .exprtree import count_nodes, evaluate, parse_rational, rational_text, symbols
 from .interaction import formal_zero
-from .model_chain import compiled_in
+from .model_chain import compiled_in, mul, tree_of
 from .recheck import Rejected, require_keys, require_list
 from .tree_text import term_text
 
@@ -61,10 +61,8 @@ def _rat(value: Fraction | int) -> list[Any]:
 
 
 def _times(*factors: list[Any]) -> list[Any]:
-    """The product with its rational factors multiplied out (an exponent then reads as the claim's: Coq's atoms)."""
-    rest, q = [f for f in factors if f[0] != "rat"], prod(parse_rational(f[1]) for f in factors if f[0] == "rat")
-    kept = ([_rat(q)] if q != 1 or not rest else []) + rest
-    return _rat(0) if q == 0 else kept[0] if len(kept) == 1 else ["mul", *kept]
+    """The product, its rational factors folded by the chain's `mul` (an exponent then reads as the claim's)."""
+    return tree_of(reduce(mul, [parse_rational(f[1]) if f[0] == "rat" else f for f in factors]))
 
 
 def _positive(tree: list[Any], variables: dict[str, Any], least: int = 0) -> bool:

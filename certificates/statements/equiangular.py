@@ -24,6 +24,7 @@ from headflow.certificates.claims.schema import TIME, DynamicsClaim
 from headflow.certificates.kernel import equiangular
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.statements.inner_products import GramObligation, VectorTree, X, inner
+from headflow.certificates.statements.real import variable_data
 from headflow.certificates.sympy_trees import from_sympy
 from headflow.identities.closed_forms import tangent_projection
 
@@ -140,7 +141,9 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     used = {options["n"], options["beta"], options["rho"], *strengths}
     try:
         value = None if target is None else from_sympy(target)
-        variables = [_variable(claim, symbol) for symbol in claim.order if symbol in used]
+        domain = claim.raw.get("domain", {})
+        names = {symbol.name: symbol for symbol in claim.order}
+        variables = [variable_data(claim, s, domain.get(s.name), names) for s in claim.order if s in used]
     except TreeError:
         return None
     if value is None:
@@ -165,21 +168,6 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
 def _datum(value: object) -> str:
     """A datum as the statement writes it: a variable's name, or the exact rational a number stands for."""
     return value.name if isinstance(value, sp.Symbol) else rational_text(stated(value))  # type: ignore[arg-type]
-
-
-def _variable(claim: DynamicsClaim, symbol: sp.Symbol) -> dict[str, Any]:
-    """A variable of the statement with its domain's bounds as trees."""
-    domain = claim.domains[symbol]
-    ends = {
-        end: None if bound is None else from_sympy(bound) for end, bound in (("low", domain.low), ("high", domain.high))
-    }
-    return {
-        "name": symbol.name,
-        "integer": domain.integer,
-        **ends,
-        "low_open": domain.low_open,
-        "high_open": domain.high_open,
-    }
 
 
 def per_head_summand(target: sp.Expr) -> sp.Expr | None:

@@ -3,7 +3,8 @@
 `problem` takes the result of the kernel's one check (`certificates.kernel.verify.check_file`): only an accepted
 result carries the certificate, and the check has then held the payload to the statement (a point's coordinates and
 conditions, the recorded SMT statements), so the problem is written from checked data, with what the check says it
-proved, and the check is never run twice. A convexity certificate's problem is one universal statement of the
+proved, and the check is never run twice (an `equiangular` certificate's facts are found again: exact and cheap,
+they are not among the result's fields). A convexity certificate's problem is one universal statement of the
 facts its check established (`registry_statements.chain`). A form or kind with no Coq translation yet raises
 `NotTranslatable` naming it (the reports say why: `checks.coq_files.UNTRANSLATED`). The Coq text is regenerated every
 time: a `.v` file next to a certificate is for reading, never what is compiled.

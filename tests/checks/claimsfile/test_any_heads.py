@@ -10,6 +10,7 @@ import pytest
 import sympy as sp
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.problems import ClaimsFileError
+from headflow.certificates.statements.equiangular import REGISTRY_CLAIMS
 from headflow.checks.claimsfile.deciders import decide
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Verdict
@@ -152,30 +153,12 @@ def test_H_equal_to_one_makes_a_strict_claim_vacuous_not_proved_wrongly(tmp_path
     assert verdict is Verdict.PROVED
 
 
-DYNAMICS = """
-[[claim]]
-id = "rate"
-kind = "dynamics"
-quantity = "cluster_gap"
-property = "decays-at-rate"
-rate = "RATE"
-attention = "softmax"
-heads = "scalar"
-H = "H"
-lambdas = "lam_h"
-tokens = "equiangular"
-rho = "rho0"
-n = "n"
-d = "d"
-beta = "beta"
-[claim.domain]
-n = "integer>=2"
-d = { min = "n", integer = true }
-beta = "positive"
-H = "integer>=1"
-lam_h = "positive"
-rho0 = { min = "-1/(n - 1)", max = 1, min_open = true, max_open = true }
-"""
+#: Theorem 22's late rate as the registry states it, under the id "rate", with its rate left to each test.
+DYNAMICS = (
+    REGISTRY_CLAIMS["T22.late-rate"]
+    .replace('id = "T22.late-rate"', 'id = "rate"')
+    .replace('rate = "2 * sum_h(lam_h)"', 'rate = "RATE"')
+)
 
 
 def test_late_rate_for_every_H_is_proved(tmp_path: Path) -> None:
