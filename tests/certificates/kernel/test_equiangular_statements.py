@@ -403,3 +403,10 @@ def test_huge_statements_are_refused_by_counted_limits() -> None:
         certificate = {"claim_id": "c", "statement": statement | {"value": value}, "kind": "equiangular"}
         with pytest.raises((Rejected, ValueError)):
             check(certificate | {"payload": {"holds": True}}, 0)
+
+
+@pytest.mark.parametrize(("rate", "holds"), [("3.0", True), ("2*1.5", True), ("3.0000000000000001", False)])
+def test_a_float_literal_is_the_decimal_it_writes(rate: str, holds: bool) -> None:
+    """softmax, lambda = (1, 1/2): r* = 3; 3.0000000000000001 is not 3 (no float rounds it onto the rate)."""
+    claim = _claim(f'property = "decays-at-rate"\nrate = "{rate}"', "softmax", "[1.0, 0.5]")
+    assert _accepts(claim, holds) and not _accepts(claim, not holds)
