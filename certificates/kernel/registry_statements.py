@@ -82,7 +82,7 @@ def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, se
         return model_statements.check(data, claim_id, kind, payload, seconds)
     shown, cited = model_statements.shown(data, model_statements.statement_of(data, claim_id)), implying_identity(data)
     proved, how = inner_products.check(cited, cited["claim"], payload, seconds)
-    return f"proves claim {claim_id!r}: the model statement {shown}, which follows from {cited['claim']}: {proved}", how
+    return f"claim {claim_id!r}: proves the model statement {shown}, which follows from {cited['claim']}: {proved}", how
 
 
 def implying_identity(data: dict[str, Any]) -> dict[str, Any]:

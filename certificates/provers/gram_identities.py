@@ -17,7 +17,7 @@ from headflow.certificates.kernel import inner_products, registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.statements import pointwise
 from headflow.certificates.statements.gram import GRAM
-from headflow.certificates.statements.model import statement_data
+from headflow.certificates.statements.model import elaborate
 from headflow.certificates.store import write_certificate
 
 
@@ -30,9 +30,10 @@ def certify(claim_id: str, directory: Path) -> Path:
 
 def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
     """The `gram` certificate of a claims-file model claim that is one of the paper's identities (the kernel's table
-    lists a model statement that implies the claim's: `registry_statements.implying_identity`), after the kernel's
-    check accepted it; None for any other claim."""
-    return _certified(claim, statement_data(claim), directory)
+    lists a model statement that implies the claim's: `registry_statements.implying_identity`), or of an existence
+    claim that one of them denies (the statement is then its universal negation: `statements.model.elaborate`),
+    after the kernel's check accepted it; None for any other claim."""
+    return _certified(claim, elaborate(claim, "gram", {}), directory)
 
 
 def certify_pointwise(claim: DynamicsClaim, directory: Path) -> Path | None:

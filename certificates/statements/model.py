@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from headflow.certificates.claims.model_negation import universal_negation
 from headflow.certificates.claims.model_sizes import LEAST, Sizes
 from headflow.certificates.claims.model_text import names_energy
 from headflow.certificates.claims.schema import ModelClaim, UserClaim
@@ -23,9 +24,15 @@ from headflow.certificates.kernel.model_terms import Relation, Term
 
 
 def elaborate(claim: UserClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-    """The statement of a certificate of a parsed model claim, whatever its certificate kind (None for another
-    claim)."""
-    return statement_data(claim) if isinstance(claim, ModelClaim) else None
+    """The statement of a certificate of a parsed model claim (None for another claim): the claim's own, but for a
+    `gram` certificate of an existence claim, which proves the claim false by its universal negation (a gram identity
+    proves universal statements only; an equality, which no one negation denies, has none)."""
+    if not isinstance(claim, ModelClaim):
+        return None
+    if claim.exists and kind == "gram":
+        negation = universal_negation(claim)
+        return None if negation is None else statement_data(negation)
+    return statement_data(claim)
 
 
 def statement_data(claim: ModelClaim) -> dict[str, Any]:

@@ -14,19 +14,17 @@ No search with a margin can find an equality, and neither floats nor balls can s
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
 from headflow.certificates.claims.embedding import embedded
-from headflow.certificates.claims.model_claim import model_statement
+from headflow.certificates.claims.model_negation import universal_with
 from headflow.certificates.claims.schema import ModelClaim
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel.ball_model import ExactConfiguration, Matrix
 from headflow.certificates.kernel.masks import claim_mask
-from headflow.certificates.kernel.model_terms import Relation
 from headflow.certificates.kernel.model_values import WITNESS, settle
 from headflow.certificates.statements.model import kernel_statement
 from headflow.certificates.store import certificate_directory, write_certificate
@@ -37,28 +35,6 @@ from headflow.checks.verdicts import Outcome, Verdict
 EXACT = "exact witness: structured rational configurations, rhs - lhs exactly 0 in the model's exact field"
 SIZES = ((2, 2), (2, 3), (3, 3))
 HEADS = (1, 2)
-
-
-def universal_with(claim: ModelClaim, op: str) -> ModelClaim:
-    """The universal claim `lhs op rhs` at every configuration of the existence claim's kind."""
-    relation = claim.relation
-    lhs_text, rhs_text = (str(claim.raw[key]) for key in ("lhs", "rhs"))
-    negated = Relation(relation.lhs, op, relation.rhs, f"{lhs_text} {op} {rhs_text}")
-    fields = {
-        "attention": claim.attention,
-        "geometry": claim.geometry,
-        "hypotheses": claim.hypotheses,
-        "relation": negated,
-        "given": claim.given,
-        "exists": False,
-        "interaction": claim.interaction,
-        "sizes": claim.sizes,
-        "beta_sign": claim.beta_sign,
-        "mask": claim.mask,
-        "mask_rows": claim.mask_rows,
-        "token": claim.token,
-    }
-    return dataclasses.replace(claim, statement=model_statement(fields), relation=negated, exists=False)
 
 
 def _diagonal(entries: list[int], d: int) -> Matrix:

@@ -14,11 +14,7 @@ the claim it embeds. An existence claim (`exists = true`) is decided by the dual
 
 from __future__ import annotations
 
-import dataclasses
-
-from headflow.certificates.provers import gram_identities
-from headflow.certificates.store import certificate_directory
-from headflow.checks.claimsfile.model_existence import decide_existence
+from headflow.checks.claimsfile.model_existence import decide_existence, with_paper_certificate
 from headflow.checks.claimsfile.model_reach import unreached
 from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
 from headflow.checks.evidence.adversarial import VIOLATION
@@ -38,11 +34,11 @@ def decide_model(claim: object, ctx: Context, search: bool = True, certify: bool
     when it does not close: a caller that no witness could serve, `pointwise_route`); with `certify` False, a proof
     writes no certificate (a caller's model claim that is not in the user's file)."""
     if claim.exists:  # type: ignore[attr-defined]
-        return decide_existence(claim, ctx)  # type: ignore[arg-type]
+        return decide_existence(claim, ctx, certify)  # type: ignore[arg-type]
     derivation = prove_model(claim)  # type: ignore[arg-type]
     if derivation.proved:
         proved = derived(derivation, METHOD)
-        return _with_paper_certificate(claim, proved, ctx) if certify else proved
+        return with_paper_certificate(claim, proved, ctx) if certify else proved  # type: ignore[arg-type]
     if not search:
         return derived(derivation, METHOD)
     why = "; ".join(derivation.failures)
@@ -103,13 +99,6 @@ def _settled(evidence: dict) -> str:
     """ "; k margins within their float error bound, settled by balls" when the search met such margins."""
     count = int(evidence.get("within_bound", 0))
     return f"; {count} margins within their float error bound, settled by balls" if count else ""
-
-
-def _with_paper_certificate(claim: object, proved: Outcome, ctx: Context) -> Outcome:
-    """The proof with the `gram` certificate of the paper's identity the claim is, when the kernel's table lists its
-    model statement under one (`gram_identities.certify_model`); the proof alone otherwise."""
-    path = gram_identities.certify_model(claim, certificate_directory(ctx.certificate_dir))  # type: ignore[arg-type]
-    return proved if path is None else dataclasses.replace(proved, certificates=[str(path)])
 
 
 def _outside(evidence: dict) -> str:

@@ -17,37 +17,37 @@ satisfies it. So:
 
 from __future__ import annotations
 
+import dataclasses
+
+from headflow.certificates.claims.model_negation import universal_negation
 from headflow.certificates.claims.schema import ModelClaim
-from headflow.checks.claimsfile.equality_existence import decide_equality_existence, universal_with
+from headflow.certificates.provers import gram_identities
+from headflow.certificates.store import certificate_directory
+from headflow.checks.claimsfile.equality_existence import decide_equality_existence
 from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
 from headflow.checks.evidence.model_witnesses import certified_outcome, search_and_certify
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
 
-#: The op of the relation that fails exactly where `lhs op rhs` holds (existence claims never state `=`).
-OPPOSITE = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
 SEARCH = "adversarial float search for an instance, exact rounding, ball-verified relation"
 
 
-def universal_negation(claim: ModelClaim) -> ModelClaim:
-    """The universal claim that every configuration of the existence claim's kind violates its relation."""
-    return universal_with(claim, OPPOSITE[claim.relation.op])
-
-
-def decide_existence(claim: ModelClaim, ctx: Context) -> Outcome:
-    """The verdict of an existence model claim (see the module docstring)."""
-    if claim.relation.op == "=":
-        return decide_equality_existence(claim, ctx)
+def decide_existence(claim: ModelClaim, ctx: Context, certify: bool = True) -> Outcome:
+    """The verdict of an existence model claim (see the module docstring); with `certify` False, a refutation writes
+    no certificate."""
     negation = universal_negation(claim)
+    if negation is None:
+        return decide_equality_existence(claim, ctx)
     derivation = prove_model(negation)
     if derivation.proved:
-        return Outcome(
+        refuted = Outcome(
             Verdict.REFUTED,
             METHOD,
             witness={"verified_by": "exact", "negation_proved": negation.statement},
             steps=list(derivation.steps),
             notes="the universal negation is PROVED for all n, d, H: no configuration satisfies the relation",
         )
+        return with_paper_certificate(claim, refuted, ctx) if certify else refuted
     why = "; ".join(derivation.failures)
     found = search_and_certify(negation, ctx, certify_as=claim)
     details = {"search": found.evidence, "negation_not_proved": why}
@@ -61,3 +61,11 @@ def decide_existence(claim: ModelClaim, ctx: Context) -> Outcome:
         searched = f"no instance in {found.evidence['evaluations']} evaluations (best margin {found.worst:.3g})"
     notes = f"no certified witness: {searched}; the universal negation is not proved ({why})"
     return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=notes, details=details)
+
+
+def with_paper_certificate(claim: ModelClaim, decided: Outcome, ctx: Context) -> Outcome:
+    """The outcome with the `gram` certificate of the paper's identity (or lemma) that proves it, when the kernel's
+    table lists under one the claim's model statement, or, for an existence claim, its universal negation
+    (`gram_identities.certify_model`); the outcome alone otherwise."""
+    path = gram_identities.certify_model(claim, certificate_directory(ctx.certificate_dir))
+    return decided if path is None else dataclasses.replace(decided, certificates=[str(path)])

@@ -68,7 +68,7 @@ def test_an_example_claim_carries_its_lemma_and_is_held_to_its_file(name: str, c
     assert path is not None
     checked = check_file(path)
     assert checked.ok, checked.message
-    assert f"proves claim {claim_id!r}" in checked.proved
+    assert f"claim {claim_id!r}: proves" in checked.proved
     assert f"which follows from {CITED[name, claim_id]}: " in checked.proved
     assert recheck(path, claims={claim_id: _claim(text)}, read_claim=True).ok
 

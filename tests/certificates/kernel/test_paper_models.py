@@ -62,7 +62,7 @@ def certificate(text: str, folder: Path) -> Path:
 def test_a_paper_identity_in_model_form_is_certified_as_the_paper_identity(claim_id: str, tmp_path: Path) -> None:
     checked = check_file(certificate(claims_of(PAPER, claim_id), tmp_path))
     assert checked.ok, checked.message
-    assert f"proves claim {claim_id!r}: the model statement" in checked.proved
+    assert f"claim {claim_id!r}: proves the model statement" in checked.proved
     assert f"which follows from {claim_id}: " in checked.proved  # the identity's own sentence follows
 
 
@@ -189,6 +189,6 @@ def test_a_dynamics_claim_proved_pointwise_carries_its_pointwise_statement(name:
     assert all(p.name.startswith(DYNAMICS[name]) for p in found.values())
     checked = check_file(path)
     assert checked.ok, checked.message
-    assert f"proves claim {DYNAMICS[name]!r}" in checked.proved and '"relation": "dE_dt >= 0"' in checked.proved
+    assert f"claim {DYNAMICS[name]!r}: proves" in checked.proved and '"relation": "dE_dt >= 0"' in checked.proved
     claims = {c.id: c for c in parse_claims(text)}
     assert recheck(path, claims=claims, read_claim=True).ok
