@@ -270,7 +270,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     with precision(recheck.recorded_precision(payload)):
         replayed, widest = replay(chained, payload)
         how = f"{len(replayed)} steps replayed (widest radius {widest.str(3)}), {_bound_shown(chained, replayed)}"
-    return f"proves claim {claim_id!r}: {statement.text}", how
+    return f"claim {claim_id!r}: proves {statement.text}", how
 
 
 def _bound_shown(statement: Statement, replayed: list) -> str:

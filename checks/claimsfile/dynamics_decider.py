@@ -53,7 +53,7 @@ from headflow.certificates.statements.dynamics import (
 )
 from headflow.certificates.statements.pointwise import REGION_PROPERTIES
 from headflow.certificates.store import certificate_directory
-from headflow.checks.claimsfile import beta_orders
+from headflow.checks.claimsfile import beta_orders, trajectory_certificates
 from headflow.checks.claimsfile.angle_start import refuted_at_angles
 from headflow.checks.claimsfile.arc_route import decide_arc
 from headflow.checks.claimsfile.circle_route import decide_equally_spaced
@@ -194,7 +194,7 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
         return _decide_order(claim, ctx)
     at_start = refuted_at_start(claim) or refuted_at_angles(claim)
     if at_start is not None:
-        return at_start
+        return _with_start_certificate(claim, at_start, ctx)
     enclosed = decide_by_enclosure(claim, ctx)
     if enclosed.decided is not None and enclosed.decided.verdict is Verdict.REFUTED:
         return enclosed.decided
@@ -202,6 +202,14 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
     if enclosed.decided is not None and other.verdict is not Verdict.PROVED:
         return enclosed.decided
     return enclosed.annotate(other)
+
+
+def _with_start_certificate(claim: DynamicsClaim, refuted: Outcome, ctx: Context) -> Outcome:
+    """A refutation at t = 0 with the `trajectory` certificate of the claim's negation where a kernel statement
+    states it (the observable below or above its bound at some time of [0, T], shown at the exact start; the chain's
+    one step is replayed too): the refutation alone otherwise (its value at t = 0 is exact or a ball either way)."""
+    path, _ = trajectory_certificates.certify(claim, True, ctx)
+    return refuted if path is None else dataclasses.replace(refuted, certificates=[*refuted.certificates, path])
 
 
 def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:

@@ -185,3 +185,36 @@ def test_exact_angles_that_violate_the_claim_at_the_start_refute_it_by_balls() -
     assert witness["verified_by"] == "ball"
     assert "the given angles" in witness["reading"] and "< 1/10" in witness["reading"]
     assert results["spread.high"].verdict is not Verdict.REFUTED
+
+
+START_WRONG = claim(UNIT, quantity='"least_inner_product"', property='"non-negative"')
+
+
+def test_a_refutation_at_the_start_carries_the_trajectory_certificate_of_the_negation(tmp_path: Path) -> None:
+    """<x_1, x_3> = -16/25 is the least inner product at the start: REFUTED at t = 0,
+    with a certificate of "the least inner product < 0 at some t of [0, T]" that the kernel accepts from the exact
+    start (its chain's one step replayed too) and `check-cert --claims` holds to the file; the same certificate with
+    the bound moved below the start's value is refused, and a bound the start meets writes none."""
+    from headflow.certificates.kernel.verify import check_file
+    from headflow.checks.rechecks import recheck
+
+    from tests.forging import forged_file
+
+    (result,) = run_claims(
+        register_claims(parse_claims(START_WRONG)).claims(), Context("quick", certificate_dir=tmp_path)
+    )
+    outcome = result.outcomes[0][1]
+    assert result.verdict is Verdict.REFUTED and outcome.witness["value"] == "-16/25"
+    (path,) = [Path(p) for p in outcome.certificates]
+    checked = check_file(path)
+    assert checked.ok and "the least over i, j of inner(x_i, x_j) < 0 at some t in [0, 10]" in checked.proved
+    assert "the bound shown at t ~ 0" in checked.message
+    assert recheck(path, claims={c.id: c for c in parse_claims(START_WRONG)}, read_claim=True).ok
+
+    def below(data: dict[str, Any]) -> None:
+        data["statement"]["bound"] = "-1"
+
+    assert not check_file(forged_file(path, tmp_path, below)).ok
+    met = claim(UNIT, quantity='"least_inner_product"', property='"at-least"', bound='"-1"')
+    (held,) = run_claims(register_claims(parse_claims(met)).claims(), Context("quick", certificate_dir=tmp_path / "m"))
+    assert held.verdict is not Verdict.REFUTED
