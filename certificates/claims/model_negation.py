@@ -10,9 +10,11 @@ relation. The deciders prove that negation (`checks.claimsfile.model_existence`;
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 from headflow.certificates.claims.model_claim import model_statement
 from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.kernel.exact import holds
 from headflow.certificates.kernel.model_terms import Relation
 
 #: The op of the relation that fails exactly where `lhs op rhs` holds (an equality has two strict sides instead).
@@ -46,3 +48,14 @@ def universal_negation(claim: ModelClaim) -> ModelClaim | None:
     equality, which two strict relations deny, each alone)."""
     op = OPPOSITE.get(claim.relation.op)
     return None if op is None else universal_with(claim, op)
+
+
+def disjoint(op: str, bound: Fraction, other_op: str, other_bound: Fraction) -> bool:
+    """Whether no real x has both `x op bound` and `x other_op other_bound` (ops = < <= > >=)."""
+    if op == "=" or other_op == "=":
+        (x, _), (b, relation) = sorted([(bound, op), (other_bound, other_op)], key=lambda side: side[1] != "=")
+        return not (x == b if relation == "=" else holds(x - b, relation))
+    if (op[0] == "<") == (other_op[0] == "<"):  # two lower or two upper bounds always meet
+        return False
+    (low, low_op), (high, high_op) = sorted([(bound, op), (other_bound, other_op)], key=lambda side: side[1][0] == "<")
+    return low > high or (low == high and (low_op, high_op) != (">=", "<="))

@@ -12,15 +12,18 @@ the quantifier, and the sides and `given` conditions as term trees (`term_data`)
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.claims.model_negation import universal_negation
+from headflow.certificates.claims.model_negation import disjoint, universal_negation, universal_with
 from headflow.certificates.claims.model_sizes import LEAST, Sizes
 from headflow.certificates.claims.model_text import names_energy
 from headflow.certificates.claims.schema import ModelClaim, UserClaim
-from headflow.certificates.kernel.exprtree import rational_text
+from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel.exprtree import parse_rational, rational_text
 from headflow.certificates.kernel.model_statements import ModelStatement, statement_of
 from headflow.certificates.kernel.model_terms import Relation, Term
+from headflow.certificates.kernel.recheck import Rejected
 
 
 def elaborate(claim: UserClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -29,10 +32,47 @@ def elaborate(claim: UserClaim, kind: str, payload: dict[str, Any]) -> dict[str,
     proves universal statements only; an equality, which no one negation denies, has none)."""
     if not isinstance(claim, ModelClaim):
         return None
-    if claim.exists and kind == "gram":
-        negation = universal_negation(claim)
-        return None if negation is None else statement_data(negation)
-    return statement_data(claim)
+    return denial(claim) if claim.exists and kind == "gram" else statement_data(claim)
+
+
+def denial(claim: ModelClaim) -> dict[str, Any] | None:
+    """The universal statement that a `gram` certificate of a false existence claim proves: its universal negation
+    where the kernel's table lists it (`registry_statements.implying_identity`), else the first statement the table
+    lists of the same configurations and left side whose bound no value of the claim's relation meets (`lhs >= 0`
+    denies `lhs = -1` and `lhs < -1`: `numbers.disjoint`); None when there is none. Read from the table's data, the
+    same on every run, so that `check-cert --claims` elaborates the same statement again."""
+    negation = universal_negation(claim)
+    base = statement_data(negation or universal_with(claim, ">="))  # the configurations, whatever the relation
+    relation, listed = base["relation"], [base] if negation is not None else []
+    for entry in registry_statements.table().values():
+        for model in entry.get("models", ()):
+            bound = model["relation"]
+            if bound["lhs"] == relation["lhs"] and _denies(bound, claim.relation.op, relation["rhs"]):
+                listed.append(base | {"relation": bound})
+    return next((data for data in listed if _listed(data)), None)
+
+
+def _denies(bound: dict[str, Any], op: str, rhs: list[Any]) -> bool:
+    """Whether no value of `lhs op rhs` satisfies the listed bound (both right sides numbers)."""
+    claimed, listed = _number(rhs), _number(bound["rhs"])
+    return claimed is not None and listed is not None and disjoint(op, claimed, bound["op"], listed)
+
+
+def _number(tree: list[Any]) -> Fraction | None:
+    """The number a term tree writes (`["num", q]`, or its negation), else None."""
+    if tree[0] == "neg":
+        inner = _number(tree[1])
+        return None if inner is None else -inner
+    return parse_rational(tree[1]) if tree[0] == "num" else None
+
+
+def _listed(data: dict[str, Any]) -> bool:
+    """Whether the kernel's table lists a model statement that implies `data`."""
+    try:
+        registry_statements.implying_identity(data)
+    except Rejected:
+        return False
+    return True
 
 
 def statement_data(claim: ModelClaim) -> dict[str, Any]:

@@ -11,6 +11,8 @@ satisfies it. So:
   (`headflow.checks.claimsfile.model_reduction`; the witness is that proof, verified exactly, its steps in the report);
 - an equality (`op = "="`) is CERTIFIED only by an exact witness and REFUTED when `lhs < rhs` or `lhs > rhs` is PROVED
   everywhere (`headflow.checks.claimsfile.equality_existence`);
+- a refutation carries the `gram` certificate of a universal statement that denies the claim where the kernel's table
+  lists one (the negation itself, or a bound no value of the relation meets: `statements.model.denial`);
 - otherwise INCONCLUSIVE, never CONFIRMED: a float search that finds no instance, or instances no exact rounding
   settled, witnesses nothing.
 """
@@ -37,7 +39,9 @@ def decide_existence(claim: ModelClaim, ctx: Context, certify: bool = True) -> O
     no certificate."""
     negation = universal_negation(claim)
     if negation is None:
-        return decide_equality_existence(claim, ctx)
+        decided = decide_equality_existence(claim, ctx)
+        refuted = certify and decided.verdict is Verdict.REFUTED
+        return with_paper_certificate(claim, decided, ctx) if refuted else decided
     derivation = prove_model(negation)
     if derivation.proved:
         refuted = Outcome(
@@ -65,7 +69,7 @@ def decide_existence(claim: ModelClaim, ctx: Context, certify: bool = True) -> O
 
 def with_paper_certificate(claim: ModelClaim, decided: Outcome, ctx: Context) -> Outcome:
     """The outcome with the `gram` certificate of the paper's identity (or lemma) that proves it, when the kernel's
-    table lists under one the claim's model statement, or, for an existence claim, its universal negation
-    (`gram_identities.certify_model`); the outcome alone otherwise."""
+    table lists under one the claim's model statement, or, for a false existence claim, a universal statement that
+    denies it (`statements.model.denial`); the outcome alone otherwise."""
     path = gram_identities.certify_model(claim, certificate_directory(ctx.certificate_dir))
     return decided if path is None else dataclasses.replace(decided, certificates=[str(path)])

@@ -2,18 +2,21 @@
 universal negation (`certificates.claims.model_negation`), which the kernel accepts only when its table lists that
 negation under an identity, and which `check-cert --claims` holds to the negation of the file's claim.
 
-The attacks: the claim's own (existence) statement under the identity, a true existence claim (its negation is false
-and listed nowhere), the certificate presented for another claim of the same id, an equality (no one negation
-denies it: no certificate), and a forged relation.
+Where the negation is not listed, a listed bound that no value of the claim's relation meets denies it (dE/dt >= 0
+denies dE/dt = -1 and dE/dt < -1). The attacks: the claim's own (existence) statement under the identity, true
+existence claims (their negations are false and listed nowhere), the certificate presented for another claim of the
+same id, a weakened bound, an equality no listed bound denies, and `disjoint` against brute force.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.claims.model_negation import disjoint
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
@@ -21,6 +24,8 @@ from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.gram_identities import certify_model
 from headflow.certificates.statements.model import elaborate
 from headflow.checks.rechecks import recheck
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
@@ -86,12 +91,45 @@ def test_a_true_existence_claim_gets_no_certificate_and_its_negation_is_refused(
     assert not check_file(forged_file(path, tmp_path, negation_flipped, name="flipped")).ok
 
 
-def test_an_equality_existence_claim_has_no_one_negation(tmp_path: Path) -> None:
-    """Some configuration has dE/dt = -1 (false: dE/dt >= 0): two strict relations deny it, neither alone the table's
-    dE/dt >= 0, so its refutation writes no certificate (the note says why it is not covered)."""
-    falls = THEOREM11.replace('op = "<"', 'op = "="').replace('rhs = "0"', 'rhs = "-1"')
-    assert elaborate(_claim(falls), "gram", {}) is None
-    assert certify_model(_claim(falls), tmp_path) is None
+def test_a_listed_bound_denies_an_equality_and_a_claim_past_the_negation(tmp_path: Path) -> None:
+    """dE/dt = -1 and dE/dt < -1 (both false): no listed statement is their negation, but dE/dt >= 0 (Theorem 11)
+    denies both, and the certificate proves it; dE/dt = 0 and dE/dt = 1 (true) are denied by nothing listed."""
+    falls, below = (THEOREM11.replace('op = "<"', f'op = "{op}"').replace('rhs = "0"', 'rhs = "-1"') for op in "=<")
+    for text in (falls, below):
+        statement = elaborate(_claim(text), "gram", {})
+        assert statement is not None and statement["relation"]["rhs"] == ["num", "0"], statement
+        path = certify_model(_claim(text), tmp_path)
+        assert path is not None and check_file(path).ok
+        assert recheck(path, claims={c.id: c for c in parse_claims(text)}, read_claim=True).ok
+    for value in ("0", "1"):
+        true_claim = THEOREM11.replace('op = "<"', 'op = "="').replace('rhs = "0"', f'rhs = "{value}"')
+        assert elaborate(_claim(true_claim), "gram", {}) is None
+        assert not recheck(path, claims={c.id: c for c in parse_claims(true_claim)}, read_claim=True).ok
+
+    def weaker(data: dict[str, Any]) -> None:
+        data["statement"]["relation"]["rhs"] = ["num", "-1/2"]
+
+    assert not check_file(forged_file(path, tmp_path, weaker, name="weaker")).ok
+
+
+def test_an_equality_no_listed_bound_denies_gets_no_certificate(tmp_path: Path) -> None:
+    """T^h_i = -1 (false: T^h_i = |P f^h_i|^2 >= 0): the table lists no bound on T^h_i, so no certificate."""
+    power = claims_of((EXAMPLES / "rates.toml").read_text(), "equality.negative-power")
+    assert elaborate(_claim(power), "gram", {}) is None
+    assert certify_model(_claim(power), tmp_path) is None
+
+
+OPS = ("<", "<=", ">", ">=", "=")
+
+
+@given(st.sampled_from(OPS), st.fractions(), st.sampled_from(OPS), st.fractions())
+def test_disjoint_is_whether_no_number_meets_both_relations(op: str, a: Fraction, other: str, b: Fraction) -> None:
+    """Against the numbers that decide it: the ends, their midpoint and a point past each."""
+    relation = {"<": lambda x, c: x < c, "<=": lambda x, c: x <= c, ">": lambda x, c: x > c}
+    relation |= {">=": lambda x, c: x >= c, "=": lambda x, c: x == c}
+    points = (a, b, (a + b) / 2, min(a, b) - 1, max(a, b) + 1)
+    met = any(relation[op](x, a) and relation[other](x, b) for x in points)
+    assert disjoint(op, a, other, b) is not met
 
 
 @needs_coqc
