@@ -32,7 +32,7 @@ from typing import Any
 from . import inner_products, registry_statements
 from .exact import precision
 from .exp_field import ExpNumber
-from .exprtree import count_nodes, evaluate, parse_rational, rational_text, symbols
+from .exprtree import count_nodes, evaluate, parse_rational, rational_tree as _rat, symbols
 from .interaction import formal_zero
 from .model_chain import compiled_in, mul, tree_of
 from .recheck import Rejected, require_keys, require_list
@@ -54,10 +54,6 @@ CITED = (
     "> 0; the scalar ODE: S(rho0) > 0 gives eps -> 0, eps e^(r* t) -> C > 0, S(rho0) < 0 eps -> n/(n - 1), S(rho0) = "
     "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows)"
 )
-
-
-def _rat(value: Fraction | int) -> list[Any]:
-    return ["rat", rational_text(Fraction(value))]
 
 
 def _times(*factors: list[Any]) -> list[Any]:

@@ -41,7 +41,7 @@ from typing import Any
 from flint import arb
 
 from .exact_data import ExactConfiguration, attends
-from .exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
+from .exprtree import Tree, evaluate, fold, parse_rational, rational_tree, substitute
 from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
@@ -49,7 +49,7 @@ Value = Fraction | list
 
 def tree_of(v: Value) -> list[Any]:
     """The tree of a value (a rational becomes a `rat` node)."""
-    return ["rat", rational_text(v)] if isinstance(v, Fraction) else v
+    return rational_tree(v) if isinstance(v, Fraction) else v
 
 
 def add(terms: list[Value]) -> Value:
