@@ -6,7 +6,7 @@ into a value of the configuration's one chain of definitions (`certificates.kern
 tokens and H heads unrolled, vectors componentwise, every name resolved to the chain's definition of it (f_h_i the
 head outputs, v_i and xdot_i the velocities, E_h and its rate, entropies, scores, weights, the softmax, ...; a_h_i =
 <f_h_i, x_i>, T_h_i = |P_i f_h_i|^2, A_h_i = <F_i - f_h_i, x_i>). That one tree is what balls read (`Chain.balls`),
-what the exact field reads (`Chain.values` in `headflow.certificates.kernel.exp_field`) and what Coq states
+what the exact field reads (`Chain.compiled` in `headflow.certificates.kernel.exp_field`) and what Coq states
 (`headflow.certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
 
 `settle` is the one check of a witness configuration of a statement (`headflow.certificates.kernel.model_statements`),
