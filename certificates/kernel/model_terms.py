@@ -164,8 +164,7 @@ def _named(written: object) -> Term:
         known = f"{', '.join([*SYMBOLS, *DECLARED])}, at tokens i, j and heads h, g"
         raise TermError(f"unknown name {str(written)[:40]!r} (model expressions know {known})")
     slot = {INDEX_SEGMENTS[part]: part for part in rest if part in INDEX_SEGMENTS}
-    pair = slot.get("ij")
-    slots = Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
+    slots = Slots(slot.get("h"), slot.get("i"), (slot["ij"][0], slot["ij"][1]) if "ij" in slot else None)
     letters = frozenset("".join(slot.values()))
     if declared in VECTORS:
         return Term("vector", (VECTORS[declared], written, slots), True, letters)
