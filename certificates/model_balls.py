@@ -78,4 +78,4 @@ class TermAtTokens:
     def __call__(self, tokens: Sequence[Sequence[Any]]) -> Any:
         """The term at the tokens (balls or series; exact rationals are read as balls), at the current precision."""
         env = {f"x_{i}_{k}": t for i, x in enumerate(tokens) for k, t in enumerate(x)}
-        return self.chain.values(self.value, env, ball_of)
+        return self.chain.compiled(self.value, ball_of)(env)

@@ -129,7 +129,7 @@ def exact_values(cfg: ExactConfiguration, read: Callable[[Chain], Any]) -> Any:
     if cfg.interaction is not None:
         raise ExpFieldError("the exact model has exp(beta s) weights (no interaction)")
     try:
-        return (chain := Chain(cfg)).values(read(chain), {}, ExpNumber.rational)
+        return (chain := Chain(cfg)).compiled(read(chain), ExpNumber.rational)({})
     except ValueError as exc:  # ExpFieldError among them
         raise ExpFieldError(str(exc)) from None
 

@@ -23,10 +23,7 @@ def _lambda_c(tokens: arb, inverse_temperature: arb) -> arb:
         return arb("nan")
 
 
-_IMPLICIT = {"lambda_c": _lambda_c}
-
-
 def eval_ball(tree: object, env: Mapping[str, arb]) -> arb:
     """A ball holding every value of the tree when each symbol ranges over its ball in `env`, at the current flint
     precision; TreeError for an unknown or malformed node."""
-    return evaluate(tree, env, _IMPLICIT)
+    return evaluate(tree, env, {"lambda_c": _lambda_c})

@@ -32,7 +32,7 @@ from typing import Any
 from . import inner_products, registry_statements
 from .exact import precision
 from .exp_field import ExpNumber
-from .exprtree import count_nodes, evaluate, parse_rational, rational_text, symbols
+from .exprtree import count_nodes, evaluate, parse_rational, rational_tree as _rat, symbols
 from .interaction import formal_zero
 from .model_chain import compiled_in, mul, tree_of
 from .recheck import Rejected, require_keys, require_list
@@ -56,10 +56,6 @@ CITED = (
 )
 
 
-def _rat(value: Fraction | int) -> list[Any]:
-    return ["rat", rational_text(Fraction(value))]
-
-
 def _times(*factors: list[Any]) -> list[Any]:
     """The product, its rational factors folded by the chain's `mul` (an exponent then reads as the claim's)."""
     return tree_of(reduce(mul, [parse_rational(f[1]) if f[0] == "rat" else f for f in factors]))
@@ -76,9 +72,8 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     require_keys(statement, KEYS, "the equiangular statement")
     listed = require_list(statement["variables"], 16, "the variables")
     variables = {v["name"]: require_keys(v, VARIABLE, "a variable") for v in listed}
-    data = statement | {"variables": variables}
-    for key in ("n", "beta", "rho0"):
-        data[key] = _data_tree(statement[key], variables)
+    trees = {key: _data_tree(statement[key], variables) for key in ("n", "beta", "rho0")}
+    data = statement | {"variables": variables} | trees
     data["strengths"] = [_data_tree(s, variables) for s in require_list(statement["strengths"], 64, "lambda", least=1)]
     n, value, used = data["n"], data["value"], set(variables) | ({"t"} if data["property"] == "decays-like" else set())
     q = {key: parse_rational(data[key][1]) for key in ("n", "rho0") if data[key][0] == "rat"}
@@ -107,12 +102,10 @@ def pull(data: dict[str, Any], rho: list[Any]) -> list[Any]:
         weight = ["exp", score] if score != _rat(0) else _rat(1)
         if kind == "softmax":
             weight = ["div", weight, ["add", ["exp", _times(beta, lam)], ["mul", ["add", n, _rat(-1)], weight]]]
-        if kind == "relu" and score[0] == "rat":
-            weight = ["div", _rat(max(parse_rational(score[1]), Fraction(0))), n]
-        elif kind == "relu":
-            if not all(_positive(f, variables) for f in (beta, lam, rho)):
-                raise Rejected("a relu score whose sign the variables' domains do not show")
-            weight = ["div", score, n]
+        if kind == "relu" and score[0] != "rat" and not all(_positive(f, variables) for f in (beta, lam, rho)):
+            raise Rejected("a relu score whose sign the variables' domains do not show")
+        if kind == "relu":  # max(score, 0) at numbers; the score itself where the domains show it positive
+            weight = ["div", _rat(max(parse_rational(score[1]), Fraction(0))) if score[0] == "rat" else score, n]
         terms.append(_times(_rat(2), lam, ["div", _rat(1), n] if kind == "usa" else _rat(1), weight))
     return ["add", *terms]
 

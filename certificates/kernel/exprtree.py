@@ -83,6 +83,11 @@ def rational_text(value: Fraction | int) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
+def rational_tree(value: Fraction | int) -> Tree:
+    """The `rat` node of a rational, its text by `rational_text`."""
+    return ["rat", rational_text(value)]
+
+
 def node_parts(tree: object, depth: int) -> tuple[str, list]:
     """(operation, arguments) of a tree node at `depth`, or TreeError for a malformed or too deep node (what every
     walker of trees checks first: `evaluate`, `fold`, the compiled programs of `certificates.provers.programs`)."""

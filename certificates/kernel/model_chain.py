@@ -1,5 +1,5 @@
 """The model's quantities, written once: named definitions as expression trees (SPEC's definitions), which the
-checker evaluates with balls (`Chain.balls`), exactly (`Chain.values` in `certificates.kernel.exp_field`) and over
+checker evaluates with balls (`Chain.balls`), exactly (`Chain.compiled` in `certificates.kernel.exp_field`) and over
 balls or first-order series of tokens (`certificates.kernel.ball_model.velocity_field`), and the Coq writer states
 (`headflow.certificates.kernel.coq.model_tree`), so that none of them can mean something else.
 
@@ -41,7 +41,7 @@ from typing import Any
 from flint import arb
 
 from .exact_data import ExactConfiguration, attends
-from .exprtree import Tree, evaluate, fold, parse_rational, rational_text, substitute
+from .exprtree import Tree, evaluate, fold, parse_rational, rational_tree, substitute
 from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
@@ -49,7 +49,7 @@ Value = Fraction | list
 
 def tree_of(v: Value) -> list[Any]:
     """The tree of a value (a rational becomes a `rat` node)."""
-    return ["rat", rational_text(v)] if isinstance(v, Fraction) else v
+    return rational_tree(v) if isinstance(v, Fraction) else v
 
 
 def add(terms: list[Value]) -> Value:
@@ -230,14 +230,10 @@ class Chain:
         if self.cfg.attention == "softmax" and not phi > 0:
             raise ValueError(f"normalized weights need phi > 0: balls do not show {self.cfg.interaction.text} > 0")
 
-    def values(self, value: Any, env: dict[str, Any], rational: Callable[[Fraction], Any]) -> Any:
-        """A value or nested lists of values in another number type (`compiled_in`): every definition evaluated
-        once, in order, over `env` (the values of the tokens' symbols, when they are symbols); the chain's error when
-        it names a quantity with balls only."""
-        return self.compiled(value, rational)(env)
-
     def compiled(self, value: Any, rational: Callable[[Fraction], Any]) -> Callable[[dict[str, Any]], Any]:
-        """`values` as a function of env, every tree walked once (`compiled_in`)."""
+        """A value or nested lists of values in another number type (`compiled_in`), as a function of env (the values
+        of the tokens' symbols, when they are symbols): every definition evaluated once, in order, every tree walked
+        once; the chain's error when it names a quantity with balls only."""
         if self.balls_only:
             raise ValueError(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
         definitions = [(name, compiled_in(tree, rational)) for name, tree in self.rate.definitions]

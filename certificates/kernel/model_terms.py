@@ -137,14 +137,12 @@ def make(op: str, args: tuple[Any, ...]) -> Term:
         raise TermError("two vectors cannot be multiplied (use inner)")
     if op == "/" and (args[1].vector or not _monomial(args[1])):
         raise TermError("divide only by a product of non-zero numbers and n, d, H, beta")
-    if op in ("+", "-", "*", "/"):
-        return Term(op, args, vector or args[1].vector, free)
+    if op in ("+", "-", "*", "/", "neg"):  # neg: its one argument is args[-1] too
+        return Term(op, args, vector or args[-1].vector, free)
     if op in SUMS:
         if op in args[0].names:
             raise TermError(f"{op} inside {op}: sums over the same index do not nest")
         return Term(op, args, vector, free - {op.removeprefix("sum_")})
-    if op == "neg":
-        return Term("neg", args, vector, free)
     if op == "log":
         if args[0].op not in ("scalar", "symbol") or args[0].args[0] not in LOG_ARGUMENTS:
             raise TermError(f"log takes one of {', '.join(LOG_ARGUMENTS)} (positive everywhere)")
@@ -166,8 +164,7 @@ def _named(written: object) -> Term:
         known = f"{', '.join([*SYMBOLS, *DECLARED])}, at tokens i, j and heads h, g"
         raise TermError(f"unknown name {str(written)[:40]!r} (model expressions know {known})")
     slot = {INDEX_SEGMENTS[part]: part for part in rest if part in INDEX_SEGMENTS}
-    pair = slot.get("ij")
-    slots = Slots(slot.get("h"), slot.get("i"), pair and (pair[0], pair[1]))
+    slots = Slots(slot.get("h"), slot.get("i"), (slot["ij"][0], slot["ij"][1]) if "ij" in slot else None)
     letters = frozenset("".join(slot.values()))
     if declared in VECTORS:
         return Term("vector", (VECTORS[declared], written, slots), True, letters)

@@ -6,7 +6,7 @@ into a value of the configuration's one chain of definitions (`certificates.kern
 tokens and H heads unrolled, vectors componentwise, every name resolved to the chain's definition of it (f_h_i the
 head outputs, v_i and xdot_i the velocities, E_h and its rate, entropies, scores, weights, the softmax, ...; a_h_i =
 <f_h_i, x_i>, T_h_i = |P_i f_h_i|^2, A_h_i = <F_i - f_h_i, x_i>). That one tree is what balls read (`Chain.balls`),
-what the exact field reads (`Chain.values` in `headflow.certificates.kernel.exp_field`) and what Coq states
+what the exact field reads (`Chain.compiled` in `headflow.certificates.kernel.exp_field`) and what Coq states
 (`headflow.certificates.kernel.coq.model_tree`). The operator norms (delta_op, misalignment_h) have balls only.
 
 `settle` is the one check of a witness configuration of a statement (`headflow.certificates.kernel.model_statements`),
@@ -32,7 +32,7 @@ from .exact_data import ExactConfiguration, dot
 from .masks import claim_mask
 from .model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
 from .model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
-from .operator_norm import max_cross_operator_norm, operator_norm
+from .operator_norm import max_cross_operator_norm, operator_norm, rational_matrix
 
 #: The name of an exact witness of an existence claim of an equality.
 WITNESS = "model-configuration-exact"
@@ -167,8 +167,7 @@ def _arithmetic(op: str, term: Term, values: list[Any]) -> Any:
 
 def _misalignment(cfg: ExactConfiguration, head: int) -> Any:
     """|W_h - M_h|_op as a ball."""
-    rows = zip(cfg.values[head], cfg.score_matrices[head], strict=True)
-    return operator_norm([[w - m for w, m in zip(*pair, strict=True)] for pair in rows])
+    return operator_norm(rational_matrix(cfg.values[head]) - rational_matrix(cfg.score_matrices[head]))
 
 
 def given_rows(claim: Any, trees: Trees, at: dict[str, int]) -> list[tuple[Relation, dict[str, int], Value]]:

@@ -44,7 +44,7 @@ from typing import Any
 
 from . import recheck, smtlib
 from .exact import ball_of, precision
-from .exprtree import NAMED, Tree, TreeError, exact_rational, expand, parse_rational, rational_text as _text, takes
+from .exprtree import NAMED, Tree, TreeError, exact_rational, expand, parse_rational, rational_tree as _rat, takes
 from .recheck import Rejected
 
 #: Rational bounds of pi (pi = 3.14159265358979323...).
@@ -236,7 +236,3 @@ class Encoding:
         else:
             self._partial([">", base, ZERO], [">", r, ZERO], ["=", ["mul", ["pow", r, q], ["pow", base, -p]], ONE])
         return r
-
-
-def _rat(value: Fraction) -> Tree:
-    return ["rat", _text(value)]

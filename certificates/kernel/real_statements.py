@@ -70,9 +70,8 @@ def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
     if "op" in statement:
         relation = RELATION[statement["op"]]
         found.append((["sub", statement["rhs"], statement["lhs"]], (relation,), relation_text(statement)))
-    for condition in statement["conditions"]:
-        relation = condition["relation"]
-        found.append((condition["expression"], (relation, *SETTLING[relation]), condition_text(condition)))
+    for c in statement["conditions"]:
+        found.append((c["expression"], (c["relation"], *SETTLING[c["relation"]]), condition_text(c)))
     return found
 
 

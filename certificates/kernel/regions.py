@@ -80,9 +80,7 @@ class Region:
     def clip(self, box: Box, relaxed: frozenset[str] = frozenset()) -> Box | None:
         """The box shrunk to the region (module docstring); None when no point of the region is in it."""
         clipped = dict(box)
-        for side in self.sides:
-            if side.name not in clipped:
-                continue
+        for side in (s for s in self.sides if s.name in box):  # the box's sides, in dependency order
             lo, hi = clipped[side.name]
             if side.name not in relaxed:
                 low, high = (self.bound_end(side, end, clipped) for end in ENDS)

@@ -5,7 +5,7 @@ The program is the kernel's chain (`certificates.kernel.model_chain.Chain`, the 
 symbolic tokens, as `ball_model.velocity_field` builds it, with the configuration's mask and interaction: its named
 definitions and velocities, walked once by `exprtree.fold` into binary operations, every repeated operation kept once
 (the scores s_ij and s_ji, the rows W_h x_j that every token reads). Nothing of the model is written here; the
-operations mean what the number type's own operations mean, as in `Chain.values`. Evaluating the flat list of
+operations mean what the number type's own operations mean, as in `Chain.compiled`. Evaluating the flat list of
 operations replaces rebuilding and walking the chain's trees at every call, which cost more than the arithmetic.
 
 `Program.jacobian_series` differentiates the program in reverse: the Taylor coefficients of the field's Jacobian
