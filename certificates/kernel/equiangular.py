@@ -21,8 +21,12 @@ statement is a proof of a limit 0, a rate or an initial rate for every value in 
 because each term is a product of factors positive on their domains (exp, a softmax normalizer, beta, the strengths,
 relu's score), the numbers by `interaction.formal_zero` as identities of rational functions in the variables and
 their exponentials. The `quantity` is the gap, or `attention_entropy` for its limit log n (every entry, once S(rho0)
-> 0, at numbers or over variables). CITED lists what the sentence cites and nothing re-checks. The Coq statement is
-the lemma's identity and the facts, as found, over the variables' domains.
+> 0, at numbers or over variables). The `quantity` `first_pair_gap` is the gap 1 - <x_1, x_2> of the first two
+tokens under the causal mask: token 1 attends to itself only and does not move, token 2 attends to tokens 1 and 2, so
+the table's lemma PAIR (x moving with P_x(fixed x), y with P_y(diag y + off x)) gives d rho_12/dt = (1 - rho)(1 +
+rho) S(rho) with S = off = c sum_h lambda_h w^h_21 (softmax normalized over the two tokens it attends to): the
+reduction of order n = 2 (`order`) for every n, read by the same facts. CITED lists what the sentence cites and
+nothing re-checks. The Coq statement is the lemma's identity and the facts, as found, over the variables' domains.
 """
 
 from fractions import Fraction
@@ -39,7 +43,7 @@ from .recheck import Rejected, require_keys, require_list
 from .tree_text import term_text
 
 FORM = "equiangular"
-REDUCTION = "lemma.equiangular-pair"
+REDUCTION, PAIR = "lemma.equiangular-pair", "lemma.causal-pair"
 PROPERTIES = ("tends-to", "decays-at-rate", "decays-exponentially", "initial-rate", "decays-like")
 DATA = ("n", "beta", "strengths", "rho0", "family", "variables")
 KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
@@ -52,8 +56,12 @@ RELATION = {-1: "<", 0: "=", 1: ">"}
 CITED = (
     "Cited, not re-checked: the equiangular Gram matrix at this rho is the trajectory's; S is non-decreasing for beta "
     "> 0; the scalar ODE: S(rho0) > 0 gives eps -> 0, eps e^(r* t) -> C > 0, S(rho0) < 0 eps -> n/(n - 1), S(rho0) = "
-    "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows)"
+    "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows); "
+    "first_pair_gap: under the causal mask token 1 attends to itself only and token 2 to tokens 1 and 2 (w_h their "
+    "weight), a closed pair that the reduction of order n = 2 describes from any start"
 )
+#: S(rho) of each lemma: both tokens of every pair move; the causal first pair's token 1 does not.
+S = {REDUCTION: "2 c", PAIR: "c"}
 
 
 def _times(*factors: list[Any]) -> list[Any]:
@@ -73,12 +81,13 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     listed = require_list(statement["variables"], 16, "the variables")
     variables = {v["name"]: require_keys(v, VARIABLE, "a variable") for v in listed}
     trees = {key: _data_tree(statement[key], variables) for key in ("n", "beta", "rho0")}
-    data = statement | {"variables": variables} | trees
+    data = statement | {"variables": variables} | trees  # the causal pair follows the reduction at order n = 2
+    data["order"] = _rat(2) if statement["quantity"] == "first_pair_gap" else data["n"]
     data["strengths"] = [_data_tree(s, variables) for s in require_list(statement["strengths"], 64, "lambda", least=1)]
     n, value, used = data["n"], data["value"], set(variables) | ({"t"} if data["property"] == "decays-like" else set())
     q = {key: parse_rational(data[key][1]) for key in ("n", "rho0") if data[key][0] == "rat"}
     ok = statement["claim"] == claim_id and statement["attention"] in KINDS and statement["property"] in PROPERTIES
-    ok = ok and statement["quantity"] in ("cluster_gap", "attention_entropy")
+    ok = ok and statement["quantity"] in ("cluster_gap", "attention_entropy", "first_pair_gap")
     ok = ok and isinstance(statement["holds"], bool) and _positive(data["beta"], variables) and "t" not in variables
     ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
     ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
@@ -95,18 +104,18 @@ def _data_tree(text: object, variables: dict[str, Any]) -> list[Any]:
 def pull(data: dict[str, Any], rho: list[Any]) -> list[Any]:
     """S(rho) = 2 c sum_h lambda_h w^h_ij(rho), each weight by the model's definition of the kind (the docstring);
     relu's max(beta lambda_h rho, 0) at numbers, or its score where the domains show every factor positive."""
-    n, beta, kind, variables = data["n"], data["beta"], data["attention"], data["variables"]
-    terms = []
+    n, beta, kind, variables, order = data["n"], data["beta"], data["attention"], data["variables"], data["order"]
+    terms, moving = [], _rat(1 if data["quantity"] == "first_pair_gap" else 2)  # the causal pair: token 1 is fixed
     for lam in data["strengths"]:
         score = _times(beta, lam, rho)
         weight = ["exp", score] if score != _rat(0) else _rat(1)
         if kind == "softmax":
-            weight = ["div", weight, ["add", ["exp", _times(beta, lam)], ["mul", ["add", n, _rat(-1)], weight]]]
+            weight = ["div", weight, ["add", ["exp", _times(beta, lam)], ["mul", ["add", order, _rat(-1)], weight]]]
         if kind == "relu" and score[0] != "rat" and not all(_positive(f, variables) for f in (beta, lam, rho)):
             raise Rejected("a relu score whose sign the variables' domains do not show")
         if kind == "relu":  # max(score, 0) at numbers; the score itself where the domains show it positive
             weight = ["div", _rat(max(parse_rational(score[1]), Fraction(0))) if score[0] == "rat" else score, n]
-        terms.append(_times(_rat(2), lam, ["div", _rat(1), n] if kind == "usa" else _rat(1), weight))
+        terms.append(_times(moving, lam, ["div", _rat(1), n] if kind == "usa" else _rat(1), weight))
     return ["add", *terms]
 
 
@@ -124,7 +133,7 @@ def sign(a: list[Any], b: list[Any]) -> int:
 
 def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[int, ...]]]:
     """(a, b, the signs of a - b the verdict needs), for the statement's property and `holds` (the docstring)."""
-    n, rho0, value, holds, zero = data["n"], data["rho0"], data["value"], data["holds"], _rat(0)
+    n, rho0, value, holds, zero = data["order"], data["rho0"], data["value"], data["holds"], _rat(0)
     start = pull(data, rho0)
     s0 = sign(start, zero)
     pulled = (start, zero, (s0,))
@@ -143,13 +152,13 @@ def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[
 
 def initial_rate(data: dict[str, Any], start: list[Any]) -> list[Any]:
     """-(1 - rho0)(1 + (n - 1) rho0) S(rho0), d eps/dt at t = 0."""
-    rho0, n = data["rho0"], data["n"]
+    rho0, n = data["rho0"], data["order"]
     return ["mul", ["add", rho0, _rat(-1)], ["add", _rat(1), ["mul", ["add", n, _rat(-1)], rho0]], start]
 
 
 def late_rate(data: dict[str, Any]) -> list[Any]:
     """r* = n S(1)."""
-    return ["mul", data["n"], pull(data, _rat(1))]
+    return ["mul", data["order"], pull(data, _rat(1))]
 
 
 def _shape(value: list[Any]) -> list[Any]:
@@ -188,7 +197,7 @@ def _proved(data: dict[str, Any]) -> list[list[Any]]:
 def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
     """The relations a < b, a = b or a > b found for the obligations, each one the verdict needs (Rejected else)."""
     data = _data(statement, claim_id)
-    if data["variables"] or data["quantity"] != "cluster_gap":
+    if data["variables"] or data["quantity"] == "attention_entropy":
         return _proved(data)
     found = []
     for a, b, wanted in obligations(data):
@@ -203,15 +212,21 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     if kind != FORM or payload != {"holds": statement.get("holds")}:
         raise Rejected(f"{claim_id}: an equiangular statement is proved by an {FORM} certificate with its `holds`")
     shown = "; ".join(f"{term_text(a)} {op} {term_text(b)}" for op, a, b in facts(statement, claim_id))
-    inner_products.check(registry_statements.table()[REDUCTION], REDUCTION, {}, seconds)
+    lemma = lemma_of(statement)
+    inner_products.check(registry_statements.table()[lemma], lemma, {}, seconds)
     data = ", ".join(f"{key} = {statement[key]}" for key in DATA[:4])
     for v in statement["variables"]:  # each variable's domain, as its bounds say
         ends = [term_text(v[end]) if v[end] else inf for end, inf in (("low", "-oo"), ("high", "oo"))]
         data += f"; {ends[0]} {('<=', '<')[v['low_open']]} {v['name']} {('<=', '<')[v['high_open']]} {ends[1]}"
         data += " integer" * v["integer"]
-    summed = statement["family"] and statement["quantity"] == "cluster_gap"
+    summed = statement["family"] and statement["quantity"] != "attention_entropy"
     value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
     claim = (
         f"{statement['quantity']} {statement['property']} {value} ({data}) {'holds' if statement['holds'] else 'fails'}"
     )
-    return f"{claim}: by {REDUCTION} with S(rho) = 2 c sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"
+    return f"{claim}: by {lemma} with S(rho) = {S[lemma]} sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"
+
+
+def lemma_of(statement: dict[str, Any]) -> str:
+    """The table's lemma the statement's reduction rests on: the causal first pair's, or every pair's."""
+    return PAIR if statement.get("quantity") == "first_pair_gap" else REDUCTION

@@ -29,10 +29,12 @@ from headflow.certificates.sympy_trees import from_sympy
 from headflow.identities.closed_forms import tangent_projection
 
 Y, R = VectorTree(["vec", "y"]), VectorTree(["vec", "r"])
-DIAG, OFF, RHO, N = (["sym", name] for name in ("diag", "off", "rho", "n"))
+DIAG, OFF, RHO, N, FIXED = (["sym", name] for name in ("diag", "off", "rho", "n", "fixed"))
 #: n - 2 and n - 1 as trees.
 N2, N1 = (["add", N, ["rat", str(-k)]] for k in (2, 1))
 ONE_MINUS_RHO = ["add", ["rat", "1"], ["mul", ["rat", "-1"], RHO]]
+#: The gaps a statement states: every pair's (no mask), and the first pair's under the causal mask.
+GAPS = ("cluster_gap", "first_pair_gap")
 
 REDUCTION = {
     equiangular.REDUCTION: GramObligation(
@@ -58,7 +60,20 @@ REDUCTION = {
             ("x", tangent_projection(X, DIAG * X + (OFF * Y + OFF * R), inner).tree),
             ("y", tangent_projection(Y, DIAG * Y + (OFF * X + OFF * R), inner).tree),
         ),
-    )
+    ),
+    equiangular.PAIR: GramObligation(
+        "for vectors x, y of any real inner-product space (every R^d) with <x, x> = <y, y> = 1 and <x, y> = rho, and "
+        "every reals fixed, diag, off: when x moves with P_x(fixed x) and y with P_y(diag y + off x), d<x, y>/dt = off "
+        "(1 - rho)(1 + rho) (the first two tokens under the causal mask: token 1 attends to itself only, token 2 to "
+        "tokens 1 and 2)",
+        ((["rate", inner(X, Y)], ["mul", OFF, ONE_MINUS_RHO, ["add", ["rat", "1"], RHO]]),),
+        unit=("x", "y"),
+        gram=(("x", "y", RHO),),
+        velocities=(
+            ("x", tangent_projection(X, FIXED * X, inner).tree),
+            ("y", tangent_projection(Y, DIAG * Y + OFF * X, inner).tree),
+        ),
+    ),
 }
 
 
@@ -108,8 +123,9 @@ def covered(claim: DynamicsClaim) -> bool:
     lambdas = options.get("lambdas")
     data = [options.get(key) for key in ("n", "beta", "rho")] + (lambdas if isinstance(lambdas, list) else [lambdas])
     names = {symbol.name for symbol in claim.parameters.values()}
+    pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"  # tokens 1 and 2: a closed system
     return (
-        (claim.quantity == "cluster_gap" or (claim.quantity == "attention_entropy" and claim.property == "tends-to"))
+        (claim.quantity in GAPS or (claim.quantity == "attention_entropy" and claim.property == "tends-to"))
         and claim.property in equiangular.PROPERTIES
         and not claim.exists
         and claim.target is not None
@@ -118,7 +134,7 @@ def covered(claim: DynamicsClaim) -> bool:
         and {s.name for s in claim.target.free_symbols}
         <= names | ({TIME.name} if claim.property == "decays-like" else set())
         and (options["tokens"], options["heads"], options["geometry"]) == ("equiangular", "scalar", "sphere")
-        and options.get("mask") is None
+        and (pair if claim.quantity == "first_pair_gap" else options.get("mask") is None)
         and options.get("values", "aligned") == "aligned"
         and "interaction" not in options
     )
@@ -137,7 +153,7 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     options = claim.options
     family = not isinstance(options["lambdas"], list)  # any H heads of one strength symbol, lam_h
     strengths = [options["lambdas"]] if family else options["lambdas"]
-    target = per_head_summand(claim.target) if family and claim.quantity == "cluster_gap" else claim.target
+    target = per_head_summand(claim.target) if family and claim.quantity in GAPS else claim.target
     used = {options["n"], options["beta"], options["rho"], *strengths}
     try:
         value = None if target is None else from_sympy(target)

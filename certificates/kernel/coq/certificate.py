@@ -45,7 +45,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         integer = tuple(name for name, whole in zip(names, integers, strict=True) if whole)
         facts = enumerate(equiangular.facts(statement, claim_id), start=1)
         found = [UniversalStatement(f"fact{k}", names, domain, fact, integer) for k, fact in facts]
-        return checked.proved, identities(registry_statements.table()[equiangular.REDUCTION]) + found
+        return checked.proved, identities(registry_statements.table()[equiangular.lemma_of(statement)]) + found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])

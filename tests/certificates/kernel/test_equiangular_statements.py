@@ -410,3 +410,56 @@ def test_a_float_literal_is_the_decimal_it_writes(rate: str, holds: bool) -> Non
     """softmax, lambda = (1, 1/2): r* = 3; 3.0000000000000001 is not 3 (no float rounds it onto the rate)."""
     claim = _claim(f'property = "decays-at-rate"\nrate = "{rate}"', "softmax", "[1.0, 0.5]")
     assert _accepts(claim, holds) and not _accepts(claim, not holds)
+
+
+def _pair(property_line: str, attention: str = "usa", lambdas: str = "[1.0]") -> Any:
+    """The first pair's gap under the causal mask, n = 4, beta = 1, rho0 = 3/10."""
+    text = f'[[claim]]\nid = "c"\n{REGIME}{property_line}\nattention = "{attention}"\nlambdas = {lambdas}\n'
+    text = text.replace('"cluster_gap"', '"first_pair_gap"') + 'rho = 0.3\nn = 4\nd = 4\nbeta = 1.0\nmask = "causal"\n'
+    (claim,) = parse_claims(text)
+    return claim
+
+
+#: The causal first pair, worked by hand: token 1 fixed, token 2 pulled by c lambda w_21, so d rho/dt = (1 - rho)(1 +
+#: rho) S(rho) with usa S = (1/4) e^rho (r* = 2 S(1) = e/2, the initial rate -(7/10)(13/10) S(3/10)), softmax S =
+#: e^rho / (e + e^rho) (r* = 2 S(1) = 1); a repelled token 2 goes to -x_1 (the gap to 2).
+PAIR_CASES = {
+    ('property = "decays-at-rate"\nrate = "2*exp(1)/4"', "usa", "[1.0]"): True,
+    ('property = "decays-at-rate"\nrate = "2*exp(1)"', "usa", "[1.0]"): False,  # every pair's rate, unmasked
+    ('property = "decays-at-rate"\nrate = "1"', "softmax", "[1.0]"): True,
+    ('property = "decays-at-rate"\nrate = "2"', "softmax", "[1.0]"): False,
+    ('property = "tends-to"\nlimit = "2"', "usa", "[-1.0]"): True,
+    ('property = "tends-to"\nlimit = "4/3"', "usa", "[-1.0]"): False,  # every pair's limit n/(n - 1), unmasked
+    ('property = "initial-rate"\nderivative = "-(91/400)*exp(3/10)"', "usa", "[1.0]"): True,
+    ('property = "initial-rate"\nderivative = "-(91/400)*exp(3/10)*(1 + 10**-40)"', "usa", "[1.0]"): False,
+}
+
+
+@pytest.mark.parametrize("case", PAIR_CASES, ids=[f"{c[1]}-{c[0].split(chr(10))[1]}" for c in PAIR_CASES])
+def test_the_causal_first_pair_is_the_reduction_of_order_two(case: tuple[str, str, str]) -> None:
+    holds = PAIR_CASES[case]
+    claim = _pair(*case)
+    assert _accepts(claim, holds) and not _accepts(claim, not holds)
+
+
+def test_a_pair_certificate_is_not_every_pairs_nor_read_without_its_lemma(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The pair's proved rate e/2, relabelled as the cluster gap (every pair, no mask: r* = 2 e), is rejected; with the
+    pair's lemma edited in the kernel's table (2 off for off), the genuine certificate no longer re-checks."""
+    path = certify(_pair('property = "decays-at-rate"\nrate = "2*exp(1)/4"'), True, tmp_path)
+    assert path is not None and check_file(path).ok
+    assert "by lemma.causal-pair with S(rho) = c sum_h" in check_file(path).proved
+    assert not check_file(forged_file(path, tmp_path, _edit("quantity", "cluster_gap"))).ok
+    table = json.loads(registry_statements.PATH.read_text())
+    table[equiangular.PAIR]["identities"][0][1].insert(1, ["rat", "2"])
+    monkeypatch.setattr(registry_statements, "table", lambda: table)
+    assert not check_file(path).ok
+
+
+@needs_coqc
+def test_coq_proves_the_causal_pair(tmp_path: Path) -> None:
+    path = certify(_pair('property = "decays-at-rate"\nrate = "2"', "softmax"), False, tmp_path)
+    assert path is not None
+    proved, coq_problem = problem(check_file(path))
+    assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
