@@ -123,7 +123,9 @@ _ABOVE_ROOT = """\
 
 #: Theorem 25's closed-form times (the T25 readings' SMT statements): nra multiplies two hypotheses at a time, so the
 #: products of three or more factors it needs (beta lambda^2 > 0, (1 - rho)(1 + rho (n - 1)) >= 1 - rho_1, the time
-#: times a positive rate) are asserted first; the rest is nra, lra, ring and field.
+#: times a positive rate) are asserted first; the rest is nra, lra, ring and field. The refutations of the tight
+#: readings (`*-log`, `relu-speed-square`, `relu-time-bounded`) name such products (`set ... clearbody`) so that each
+#: last step is one nra product of two facts.
 _POSITIVE_SCALE = "  assert (hK : 0 < beta * lambda ^ 2) by (apply Rmult_lt_0_compat; [lra | apply pow_lt; lra]).\n"
 _SPEED_FACTOR = (
     "  assert (hr : 0 <= rho * ((-1) + n)) by nra.\n"
@@ -184,6 +186,102 @@ PROOFS: dict[str, str] = {
         "  assert (hW : 2 * lambda * Q <= E_u * n * v) by nra.\n"
         "  assert (hL : 2 * lambda * (1 + (-1) * rho_1) <= 2 * lambda * Q) by nra.\n"
         "  lra."
+    ),
+    "linear-speed-log": (
+        "assert (hq : 0 < (-1) + E_u + n) by lra.\n"
+        "assert (hL : 0 < lambda ^ 2) by (apply pow_lt; lra).\n"
+        "assert (hb : 0 < beta * lambda ^ 2) by nra.\n"
+        "assert (hg : 0 <= 2 * E_u * beta * lambda ^ 2) by nra.\n"
+        "assert (e : (k - a * ((-2) + n)) * ((-1) + E_u + n) ^ 2 = 2 * E_u * beta * lambda ^ 2).\n"
+        "{ transitivity (k * ((-1) + E_u + n) ^ 2 - (a * ((-1) + E_u + n)) * ((-2) + n) * ((-1) + E_u + n)); "
+        "[ ring | rewrite h9, h8; ring ]. }\n"
+        "set (q := (-1) + E_u + n) in *. set (g := 2 * E_u * beta * lambda ^ 2) in *. clearbody q g.\n"
+        "assert (hq2 : 0 < q ^ 2) by (apply pow_lt; lra).\n"
+        "assert (hk : 0 <= k - a * ((-2) + n)) by nra.\n"
+        "rewrite h10. nra.\n"
+    ),
+    "linear-time-log": (
+        "assert (hq : 0 < (-1) + E_u + n) by lra.\n"
+        "assert (ha : 0 < a) by nra.\n"
+        "assert (hn : 0 < (-2) + n) by lra.\n"
+        "assert (han : 0 < a * ((-2) + n)) by nra.\n"
+        "assert (hU : 0 < U) by nra.\n"
+        "split; [ exact hU | ].\n"
+        "assert (e : C * a * ((-1) + E_u + n) = 2 + E_u) by (transitivity (C * (a * ((-1) + E_u + n))); [ "
+        "ring | rewrite h4; lra ]).\n"
+        "assert (e2 : (C * a * ((-2) + n)) * ((-1) + E_u + n) = (2 + E_u) * ((-2) + n)) by (rewrite <- e; "
+        "ring).\n"
+        "assert (hqn : (-1) + E_u + n <= (2 + E_u) * ((-2) + n)) by nra.\n"
+        "assert (eL : C * L = (C * a * ((-2) + n)) * U) by (rewrite <- h5; ring).\n"
+        "rewrite eL.\n"
+        "set (q := (-1) + E_u + n) in *. set (X := C * a * ((-2) + n)) in *. clearbody q X.\n"
+        "assert (hc : 1 <= X) by nra.\n"
+        "nra.\n"
+    ),
+    "reduced-speed-log": (
+        "assert (hD : 0 < (-1) + E_v + n) by lra.\n"
+        "assert (hM : (-1) + E_v + n <= E_u * n) by nra.\n"
+        "assert (hR : 0 <= 1 + rho * ((-1) + n)) by nra.\n"
+        "assert (e : v * ((-1) + E_v + n) = 2 * lambda * ((1 + (-1) * rho) * (1 + rho * ((-1) + n)))) by "
+        "(rewrite h10; ring).\n"
+        "assert (hA : (1 + (-1) * rho_1) * (1 + rho * ((-1) + n)) <= (1 + (-1) * rho) * (1 + rho * ((-1) + "
+        "n))) by nra.\n"
+        "assert (hQ : 0 <= (1 + (-1) * rho) * (1 + rho * ((-1) + n))) by nra.\n"
+        "replace (2 * lambda * (1 + (-1) * rho_1) * (1 + rho * ((-1) + n))) with (2 * lambda * ((1 + (-1) * "
+        "rho_1) * (1 + rho * ((-1) + n)))) by ring.\n"
+        "set (D := (-1) + E_v + n) in *. set (Q := (1 + (-1) * rho) * (1 + rho * ((-1) + n))) in *.\n"
+        "set (Q1 := (1 + (-1) * rho_1) * (1 + rho * ((-1) + n))) in *.\n"
+        "clearbody D Q Q1. clear h10.\n"
+        "assert (hv : 0 <= v) by nra.\n"
+        "assert (hW : v * D <= v * (E_u * n)) by nra.\n"
+        "nra.\n"
+    ),
+    "reduced-time-log": (
+        "assert (hm : 0 < lambda * (1 + (-1) * rho_1)) by nra.\n"
+        "assert (e : 2 * U * (lambda * (1 + (-1) * rho_1)) * ((-1) + n) = E_u * L * n) by (rewrite <- h6; "
+        "ring).\n"
+        "assert (e2 : C * (lambda * (1 + (-1) * rho_1)) = E_u) by (rewrite <- h7; ring).\n"
+        "set (m := lambda * (1 + (-1) * rho_1)) in *. clearbody m. clear h6 h7.\n"
+        "assert (hEL : 0 < E_u * L) by nra.\n"
+        "assert (hn : 0 < (-1) + n) by lra.\n"
+        "assert (hUm : 0 < U * m) by nra.\n"
+        "split; [ nra | ].\n"
+        "assert (hX : 2 * (U * m) * ((-1) + n) <= 2 * (C * m) * L * ((-1) + n)) by (rewrite e2; nra).\n"
+        "assert (hY : U * m <= C * L * m) by nra.\n"
+        "nra.\n"
+    ),
+    "relu-speed-square": (
+        "assert (hL : 0 < lambda ^ 2) by (apply pow_lt; lra).\n"
+        "assert (hK : 0 < beta * lambda ^ 2) by nra.\n"
+        "assert (hr : 0 <= rho * ((-1) + n)) by nra.\n"
+        "assert (hP : (1 + (-1) * rho_1) * (rho * ((-1) + n)) <= (1 + (-1) * rho) * (1 + rho * ((-1) + n))) "
+        "by nra.\n"
+        "assert (hw : 0 < (1 + (-1) * rho_1) * rho) by nra.\n"
+        "assert (hQ : n * ((1 + (-1) * rho_1) * rho) <= 2 * ((1 + (-1) * rho_1) * (rho * ((-1) + n)))) by "
+        "nra.\n"
+        "assert (e : n * v = (2 * (beta * lambda ^ 2) * rho) * ((1 + (-1) * rho) * (1 + rho * ((-1) + n)))) "
+        "by (rewrite h6; ring).\n"
+        "replace (beta * lambda ^ 2 * rho ^ 2 * (1 + (-1) * rho_1)) with (beta * lambda ^ 2 * rho * ((1 + "
+        "(-1) * rho_1) * rho)) by ring.\n"
+        "set (K := beta * lambda ^ 2) in *. set (P := (1 + (-1) * rho) * (1 + rho * ((-1) + n))) in *.\n"
+        "set (W := (1 + (-1) * rho_1) * rho) in *. set (Z := (1 + (-1) * rho_1) * (rho * ((-1) + n))) in *.\n"
+        "clearbody K P W Z. clear h6.\n"
+        "assert (hKr : 0 < K * rho) by nra.\n"
+        "assert (h1' : 2 * (K * rho) * Z <= 2 * (K * rho) * P) by nra.\n"
+        "assert (h2' : (K * rho) * (n * W) <= 2 * (K * rho) * Z) by nra.\n"
+        "assert (hnv : n * (K * rho * W) <= n * v) by nra.\n"
+        "nra.\n"
+    ),
+    "relu-time-bounded": (
+        "assert (hL : 0 < lambda ^ 2) by (apply pow_lt; lra).\n"
+        "assert (hK : 0 < beta * lambda ^ 2 * (1 + (-1) * rho_1)) by (apply Rmult_lt_0_compat; [nra | lra]).\n"
+        "assert (e : U * (beta * lambda ^ 2 * (1 + (-1) * rho_1)) * rho_1 = (-1) + rho_1 * s) by (rewrite <- "
+        "h5; ring).\n"
+        "replace (U * beta * lambda ^ 2 * (1 + (-1) * rho_1)) with (U * (beta * lambda ^ 2 * (1 + (-1) * "
+        "rho_1))) by ring.\n"
+        "set (K := beta * lambda ^ 2 * (1 + (-1) * rho_1)) in *. clearbody K. clear h5.\n"
+        "assert (hUK : 0 < U * K) by nra.\n"
+        "split; nra.\n"
     ),
     "reduced-speed-bound": (
         "  assert (hq : 0 < 2 * lambda * (1 + (-1) * rho_1)) by nra.\n"

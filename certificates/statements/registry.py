@@ -526,6 +526,143 @@ def relu_reduced_statements() -> tuple[SmtStatement, ...]:
     )
 
 
+a_s, s_d, U_s = sp.symbols("a s U", real=True)
+#: What the refutations of T25's tight readings know of the logarithm they bound the time by: L > 0 only.
+LOG_POSITIVE = "L stands for the logarithm ln(1 + (n - k) rho1) (k = 1 or 2), known only by the true fact L > 0"
+
+
+@functools.cache
+def softmax_log_time_statements() -> tuple[SmtStatement, ...]:
+    """Against T25.softmax-time.reading-f: on [0, rho1] the exact reduced speed is at least 2 lambda (1 - rho1)
+    (1 + (n - 1) rho)/(n E_u), so the time is at most C ln(1 + (n - 1) rho1): O(log n), not Theta(n)."""
+    regime = (n >= 2, lam > 0, b > 0, rho_1 > 0, rho_1 < 1)
+    return (
+        SmtStatement(
+            "reduced-speed-log",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1) and rho in [0, rho1]: the exact reduced speed "
+            "v = 2 lambda (1 - rho)(1 + (n-1) rho)/(E_v + n - 1), 0 < E_v <= E_u, E_u >= 1 (E_v = exp(beta lambda "
+            "(1 - rho)), E_u = exp(beta lambda): T25.softmax-time.reading-e's first statement), satisfies v n E_u >= "
+            "2 lambda (1 - rho1)(1 + (n - 1) rho)",
+            (n, lam, b, rho_1, rho_r, E_u, E_v, v_s),
+            (
+                *regime,
+                rho_r >= 0,
+                rho_r <= rho_1,
+                E_v > 0,
+                E_v <= E_u,
+                E_u >= 1,
+                sp.Eq(v_s * (E_v + n - 1), 2 * lam * (1 - rho_r) * (1 + (n - 1) * rho_r)),
+            ),
+            v_s * n * E_u >= 2 * lam * (1 - rho_1) * (1 + (n - 1) * rho_r),
+        ),
+        SmtStatement(
+            "reduced-time-log",
+            "for all real n >= 2, lambda > 0, rho1 in (0, 1), E_u >= 1 and L > 0: U = n E_u L/(2 lambda (1 - rho1)(n "
+            "- 1)), the integral of the inverse of that lower speed over [0, rho1] (L = ln(1 + (n - 1) rho1)), "
+            f"satisfies 0 < U <= C L with C = E_u/(lambda (1 - rho1)), which does not depend on n; {LOG_POSITIVE}",
+            (n, lam, rho_1, E_u, L_s, U_s, C_s),
+            (
+                n >= 2,
+                lam > 0,
+                rho_1 > 0,
+                rho_1 < 1,
+                E_u >= 1,
+                L_s > 0,
+                sp.Eq(U_s * 2 * lam * (1 - rho_1) * (n - 1), n * E_u * L_s),
+                sp.Eq(C_s * lam * (1 - rho_1), E_u),
+            ),
+            sp.And(U_s > 0, U_s <= C_s * L_s),
+        ),
+    )
+
+
+@functools.cache
+def softmax_linear_log_statements() -> tuple[SmtStatement, ...]:
+    """Against T25.softmax-time.reading-d: the first-order speed a + b rho is at least a (1 + (n - 2) rho), so the
+    time is at most (2 + E_u) ln(1 + (n - 2) rho1)/(2 lambda) for n >= 3: O(log n), not Theta(n)."""
+    return (
+        SmtStatement(
+            "linear-speed-log",
+            "for all real n >= 3, lambda > 0, beta > 0, E_u >= 1 (exp(beta lambda)) and rho in [0, rho1]: the "
+            "first-order speed v = a + b' rho with a = 2 lambda/(n + E_u - 1) (the exact speed at rho = 0) and b' = "
+            "2 beta lambda^2 E_u/(n + E_u - 1)^2 + 2 lambda (n - 2)/(n + E_u - 1) (its derivative there) satisfies "
+            "v >= a (1 + (n - 2) rho)",
+            (n, lam, b, rho_1, rho_r, E_u, a_s, k_s, v_s),
+            (
+                n >= 3,
+                lam > 0,
+                b > 0,
+                rho_1 > 0,
+                rho_1 < 1,
+                rho_r >= 0,
+                rho_r <= rho_1,
+                E_u >= 1,
+                sp.Eq(a_s * (n + E_u - 1), 2 * lam),
+                sp.Eq(k_s * (n + E_u - 1) ** 2, 2 * b * lam**2 * E_u + 2 * lam * (n - 2) * (n + E_u - 1)),
+                sp.Eq(v_s, a_s + k_s * rho_r),
+            ),
+            v_s >= a_s * (1 + (n - 2) * rho_r),
+        ),
+        SmtStatement(
+            "linear-time-log",
+            "for all real n >= 3, lambda > 0, E_u >= 1 and L > 0: U = L/(a (n - 2)), a = 2 lambda/(n + E_u - 1), the "
+            "integral of 1/(a (1 + (n - 2) rho)) over [0, rho1] (L = ln(1 + (n - 2) rho1)), satisfies 0 < U <= C L "
+            f"with C = (2 + E_u)/(2 lambda), which does not depend on n; {LOG_POSITIVE}",
+            (n, lam, E_u, L_s, a_s, U_s, C_s),
+            (
+                n >= 3,
+                lam > 0,
+                E_u >= 1,
+                L_s > 0,
+                sp.Eq(a_s * (n + E_u - 1), 2 * lam),
+                sp.Eq(U_s * a_s * (n - 2), L_s),
+                sp.Eq(C_s * 2 * lam, 2 + E_u),
+            ),
+            sp.And(U_s > 0, U_s <= C_s * L_s),
+        ),
+    )
+
+
+@functools.cache
+def relu_bounded_time_statements() -> tuple[SmtStatement, ...]:
+    """Against T25.relu-time.reading-e: the exact relu speed is at least (1 - rho1) lambda^2 beta rho^2 for every
+    n >= 2, so the time from d^(-1/2) is at most sqrt(d)/((1 - rho1) lambda^2 beta): bounded in n."""
+    return (
+        SmtStatement(
+            "relu-speed-square",
+            "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1) and rho in (0, rho1]: the exact relu speed "
+            "v = 2 lambda^2 beta rho (1 - rho)(1 + (n-1) rho)/n satisfies v >= (1 - rho1) lambda^2 beta rho^2",
+            (n, lam, b, rho_1, rho_r, v_s),
+            (
+                n >= 2,
+                lam > 0,
+                b > 0,
+                rho_1 < 1,
+                rho_r > 0,
+                rho_r <= rho_1,
+                sp.Eq(v_s * n, 2 * lam**2 * b * rho_r * (1 - rho_r) * (1 + (n - 1) * rho_r)),
+            ),
+            v_s >= (1 - rho_1) * lam**2 * b * rho_r**2,
+        ),
+        SmtStatement(
+            "relu-time-bounded",
+            "for all real lambda > 0, beta > 0, rho1 in (0, 1) and s = sqrt(d) > 1/rho1: U = (s - 1/rho1)/((1 - rho1) "
+            "lambda^2 beta), the integral of 1/((1 - rho1) lambda^2 beta rho^2) over [1/s, rho1], satisfies 0 < U <= "
+            "s/((1 - rho1) lambda^2 beta), whatever n",
+            (lam, b, rho_1, s_d, U_s),
+            (
+                lam > 0,
+                b > 0,
+                rho_1 > 0,
+                rho_1 < 1,
+                s_d * rho_1 > 1,
+                sp.Eq(U_s * (1 - rho_1) * lam**2 * b * rho_1, s_d * rho_1 - 1),
+            ),
+            sp.And(U_s > 0, U_s * (1 - rho_1) * lam**2 * b <= s_d),
+        ),
+    )
+
+
 # ---------------------------------------------------------------- exact points
 
 Condition = tuple[str, sp.Expr, str]
@@ -866,6 +1003,33 @@ SMT: dict[str, SmtObligation] = {
         "and d > rho1^(-2). check-cert does NOT re-check the comparison step (outside the kernel, textbook): a "
         "solution with rho' >= k rho/n goes from rho0 to rho1 within time n ln(rho1/rho0)/k",
         relu_reduced_statements,
+    ),
+    "T25.softmax-time.reading-d": SmtObligation(
+        "against the reading: at first order in rho the speed a + b' rho (a, b' the exact speed and its derivative at "
+        "rho = 0) is at least a (1 + (n - 2) rho) for every n >= 3, so the time from 0 to rho1 is at most C ln(1 + "
+        "(n - 2) rho1), C = (2 + exp(beta lambda))/(2 lambda): O(log n), and no c > 0 has time >= c n for every n. "
+        "check-cert does NOT re-check the linearization's coefficients (SymPy's derivation outside the kernel, "
+        "identities.linearized_clustering), the comparison step (a solution with rho' >= g(rho) covers [0, rho1] "
+        "within the integral of 1/g) nor that ln(1 + (n - 2) rho1)/n -> 0",
+        softmax_linear_log_statements,
+    ),
+    "T25.softmax-time.reading-f": SmtObligation(
+        "against the reading: on the exact reduced softmax ODE the speed on [0, rho1] is at least 2 lambda (1 - rho1)"
+        "(1 + (n - 1) rho)/(n exp(beta lambda)) for every n >= 2, so the time from rho0 = 0 to rho1 is at most C ln(1 "
+        "+ (n - 1) rho1), C = exp(beta lambda)/(lambda (1 - rho1)): O(log n), and no c > 0 has time >= c n for every "
+        "n. check-cert does NOT re-check the comparison step (a solution with rho' >= g(rho) covers [0, rho1] within "
+        "the integral of 1/g, here n exp(beta lambda) ln(1 + (n - 1) rho1)/(2 lambda (1 - rho1)(n - 1))) nor that "
+        "ln(1 + (n - 1) rho1)/n -> 0",
+        softmax_log_time_statements,
+    ),
+    "T25.relu-time.reading-e": SmtObligation(
+        "against the reading: on the exact reduced relu ODE the speed on (0, rho1] is at least (1 - rho1) lambda^2 "
+        "beta rho^2 for every n >= 2, so the time from rho0 = d^(-1/2) to rho1 is at most sqrt(d)/((1 - rho1) "
+        "lambda^2 beta), bounded in n: at fixed d the time over n ln d tends to 0 as n -> oo, and no c > 0 has time "
+        ">= c n ln d for every n >= 2 and d > rho1^(-2). check-cert does NOT re-check the comparison step (a solution "
+        "with rho' >= g(rho) covers [rho0, rho1] within the integral of 1/g, here (sqrt d - 1/rho1)/((1 - rho1) "
+        "lambda^2 beta))",
+        relu_bounded_time_statements,
     ),
     "T19.threshold": SmtObligation(
         "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "

@@ -46,18 +46,20 @@ def certify_statements(ctx: Context, statements: tuple[SmtStatement, ...] | None
 
 
 def with_certificate(ctx: Context, outcome: Outcome) -> Outcome:
-    """A PROVED outcome with the SMT certificate of the claim's statement (`certificates.statements.registry.SMT`),
-    once z3 proved it and the kernel re-checked the file; when either does not, INCONCLUSIVE: SymPy and the
-    certificate disagree, and neither is taken (as for the identities' gram certificates)."""
-    if outcome.verdict is not Verdict.PROVED:
+    """A PROVED (or REFUTED) outcome with the SMT certificate of the claim's statement (or of the statement against
+    it: `certificates.statements.registry.SMT`), once z3 proved it and the kernel re-checked the file; when either
+    does not, INCONCLUSIVE: SymPy and the certificate disagree, and neither is taken (as for the identities' gram
+    certificates)."""
+    if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
+    found = outcome.verdict.value
     smt = certify_statements(ctx)
     if smt.verdict is not Verdict.CERTIFIED:
-        notes = f"SymPy proved it, but z3 did not prove the statement of its certificate: {smt.notes}"
+        notes = f"SymPy found it {found}, but z3 did not prove the statement of its certificate: {smt.notes}"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
     checked = kernel_checks.checked(Path(smt.certificates[0]))  # the check the Coq file is then written from
     if not checked.ok:
-        notes = f"SymPy proved it, but the kernel rejected its certificate: {checked.message}"
+        notes = f"SymPy found it {found}, but the kernel rejected its certificate: {checked.message}"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=smt.details)
     outcome.certificates = smt.certificates
     outcome.steps = [*outcome.steps, *smt.steps]

@@ -133,14 +133,14 @@ def _softmax_zeroth(ctx: Context) -> Outcome:
     return with_certificate(ctx, derived(derivation, METHOD))
 
 
-@REGISTRY.procedure("T25.softmax-time.reading-d", "exact")
+@REGISTRY.procedure("T25.softmax-time.reading-d", "exact", certifies=True)
 def _softmax_first(ctx: Context) -> Outcome:
     derivation = Derivation()
     time, ratio_limit = lc.softmax_first_order(derivation)
     if not derivation.proved or ratio_limit != 0:
         reason = "; ".join(derivation.failures) or f"lim t/n = {ratio_limit}, not 0"
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"not decided: {reason}")
-    return Outcome(
+    refuted = Outcome(
         Verdict.REFUTED,
         METHOD + "; t/n -> 0 by a squeeze, every lambda, beta, rho1 > 0 (headflow.identities.limits)",
         witness={
@@ -153,6 +153,7 @@ def _softmax_first(ctx: Context) -> Outcome:
         finding="at first order in rho the softmax clustering time is Theta(log n), not Theta(n): the constant "
         "force phi(lambda) ~ 2 lambda/n only governs the very start",
     )
+    return with_certificate(ctx, refuted)
 
 
 @REGISTRY.procedure("T25.softmax-time.reading-e", "symbolic", certifies=True)
@@ -162,11 +163,11 @@ def _softmax_reduced_upper(ctx: Context) -> Outcome:
     return with_certificate(ctx, derived(derivation, REDUCED_METHOD, {"upper bound U(n)": str(upper)}))
 
 
-@REGISTRY.procedure("T25.softmax-time.reading-f", "exact")
+@REGISTRY.procedure("T25.softmax-time.reading-f", "exact", certifies=True)
 def _softmax_reduced_tight(ctx: Context) -> Outcome:
     derivation = Derivation()
     log_limit = rc.softmax_log_growth(derivation)
-    return _refuted_by_finite_limit(
+    refuted = _refuted_by_finite_limit(
         derivation,
         log_limit,
         "the time is squeezed between two closed forms with the same exact limit over ln n",
@@ -175,6 +176,7 @@ def _softmax_reduced_tight(ctx: Context) -> Outcome:
         f"on the exact reduction the softmax clustering time grows like ln n (T/ln n -> {log_limit}): "
         "O(n) holds as a loose upper bound, Theta(n) is false",
     )
+    return with_certificate(ctx, refuted)
 
 
 @REGISTRY.procedure("T25.relu-time.reading-c", "symbolic", certifies=True)
@@ -191,11 +193,11 @@ def _relu_reduced_upper(ctx: Context) -> Outcome:
     return with_certificate(ctx, derived(derivation, REDUCED_METHOD, {"C in T <= C n ln d": str(constant)}))
 
 
-@REGISTRY.procedure("T25.relu-time.reading-e", "exact")
+@REGISTRY.procedure("T25.relu-time.reading-e", "exact", certifies=True)
 def _relu_reduced_tight(ctx: Context) -> Outcome:
     derivation = Derivation()
     limit = rc.relu_large_n_limit(derivation)
-    return _refuted_by_finite_limit(
+    refuted = _refuted_by_finite_limit(
         derivation,
         limit,
         "exact limit of the closed-form time as n -> oo at fixed d",
@@ -204,6 +206,7 @@ def _relu_reduced_tight(ctx: Context) -> Outcome:
         "on the exact reduction the relu clustering time is bounded in n (it tends to a limit that grows "
         "like sqrt(d)/(2 lambda^2 beta)): O(n log d) holds as an upper bound, Theta(n log d) is false",
     )
+    return with_certificate(ctx, refuted)
 
 
 def _refuted_by_finite_limit(
