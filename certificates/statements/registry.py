@@ -378,6 +378,16 @@ def convex_regime_statements() -> tuple[SmtStatement, ...]:
 #: per-rho factor, a constant of the bound, and logarithms (L_d = ln d, L_r = ln rho1, L = ln(rho1 sqrt d)).
 rho_1, rho_r, T_s, v_s, k_s, C_s, phi_s = sp.symbols("rho_1 rho T v k C phi", real=True)
 L_d, L_r, L_s = sp.symbols("L_d L_r L", real=True)
+#: The exact relu speed v on (0, rho1], n >= 2: v n = 2 lambda^2 beta rho (1 - rho)(1 + (n - 1) rho).
+RELU_SPEED = (
+    n >= 2,
+    lam > 0,
+    b > 0,
+    rho_1 < 1,
+    rho_r > 0,
+    rho_r <= rho_1,
+    sp.Eq(v_s * n, 2 * lam**2 * b * rho_r * (1 - rho_r) * (1 + (n - 1) * rho_r)),
+)
 #: What T25's statements know of logarithms: true facts only, L = ln(rho1 sqrt d) = ln rho1 + (ln d)/2, and
 #: ln rho1 < 0 for rho1 in (0, 1).
 LOG_FACTS = (
@@ -490,16 +500,7 @@ def relu_reduced_statements() -> tuple[SmtStatement, ...]:
             "v = 2 lambda^2 beta rho (1 - rho)(1 + (n-1) rho)/n satisfies v >= k rho/n with k = 2 lambda^2 beta "
             "(1 - rho1) > 0",
             (n, lam, b, rho_1, rho_r, v_s, k_s),
-            (
-                n >= 2,
-                lam > 0,
-                b > 0,
-                rho_1 < 1,
-                rho_r > 0,
-                rho_r <= rho_1,
-                sp.Eq(v_s * n, 2 * lam**2 * b * rho_r * (1 - rho_r) * (1 + (n - 1) * rho_r)),
-                sp.Eq(k_s, 2 * lam**2 * b * (1 - rho_1)),
-            ),
+            (*RELU_SPEED, sp.Eq(k_s, 2 * lam**2 * b * (1 - rho_1))),
             sp.And(k_s > 0, v_s * n >= k_s * rho_r),
         ),
         SmtStatement(
@@ -633,15 +634,7 @@ def relu_bounded_time_statements() -> tuple[SmtStatement, ...]:
             "for all real n >= 2, lambda > 0, beta > 0, rho1 in (0, 1) and rho in (0, rho1]: the exact relu speed "
             "v = 2 lambda^2 beta rho (1 - rho)(1 + (n-1) rho)/n satisfies v >= (1 - rho1) lambda^2 beta rho^2",
             (n, lam, b, rho_1, rho_r, v_s),
-            (
-                n >= 2,
-                lam > 0,
-                b > 0,
-                rho_1 < 1,
-                rho_r > 0,
-                rho_r <= rho_1,
-                sp.Eq(v_s * n, 2 * lam**2 * b * rho_r * (1 - rho_r) * (1 + (n - 1) * rho_r)),
-            ),
+            RELU_SPEED,
             v_s >= (1 - rho_1) * lam**2 * b * rho_r**2,
         ),
         SmtStatement(
