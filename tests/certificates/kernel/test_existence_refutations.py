@@ -139,3 +139,14 @@ def test_coq_proves_the_identity_behind_a_refuted_existence_claim(tmp_path: Path
     assert '"exists": false' in proved
     compiled = run.compile_source(source(path.name, "energy-decrease-theorem11", proved, coq_problem))
     assert compiled.status == "accepted"
+
+
+def test_a_claim_with_fewer_hypotheses_than_the_identity_is_denied_by_nothing(tmp_path: Path) -> None:
+    """Without symmetric scores some configuration has dE/dt < 0 (true: T11.hypotheses.no-symmetry's witness):
+    Theorem 11 assumes symmetric scores, so its dE/dt >= 0 denies nothing here, and the certificate of the claim
+    with them is refused against the claim without them."""
+    fewer = THEOREM11.replace('assume = ["symmetric-scores", "aligned-values"]', 'assume = ["aligned-values"]')
+    assert fewer != THEOREM11
+    assert elaborate(_claim(fewer), "gram", {}) is None
+    path = _certificate(tmp_path)
+    assert not recheck(path, claims={c.id: c for c in parse_claims(fewer)}, read_claim=True).ok
