@@ -8,7 +8,7 @@ so the trees contain only rationals, `exp` of rational multiples of beta's score
 the exact scores), `log` of a softmax normalizer, `sqrt` of the squared norms the normalization schemes divide by,
 and the four operations. Tokens may also be symbols (`["sym", name]`): the trees are then the field over any tokens
 (the scores are trees too, the softmax is not shifted, the directions x/|x| are named `nx_i` quotients). The trees
-are built over named definitions (`Rate.definitions`, in order: each may use the earlier names), which one `Chain`
+are built over named definitions (`Chain.definitions`, in order: each may use the earlier names), which one `Chain`
 per configuration builds on first use and once: the weights w^h_ij, the head outputs f^h_i[k], the attention
 velocities v_i[k], the scheme's velocities xdot_i[k] (and the directions' ydot_i[k]), the score rates sdot^h_ij and
 the softmax rows:
@@ -33,7 +33,6 @@ peri-ln or mix-ln that are not unit) raises ValueError with the reason (the Coq 
 import math
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial, reduce, wraps
 from typing import Any
@@ -77,20 +76,6 @@ def root(a: Value) -> Value:
         if p * p == a.numerator and q * q == a.denominator:
             return Fraction(p, q)
     return ["sqrt", tree_of(a)]
-
-
-@dataclass
-class Rate:
-    """Named definitions (name, tree) in order."""
-
-    definitions: list[tuple[str, list[Any]]] = field(default_factory=list)
-
-    def define(self, name: str, v: Value) -> Value:
-        """A rational stays itself; a tree gets a name, and the name's symbol stands for it."""
-        if isinstance(v, Fraction):
-            return v
-        self.definitions.append((name, v))
-        return ["sym", name]
 
 
 def vector_dot(u: list[Value], w: list[Value]) -> Value:
@@ -182,13 +167,15 @@ def _once(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class Chain:
-    """One configuration's definitions, each built on first use and once, in one `Rate`: the weights, the head
+    """One configuration's definitions, each built on first use and once, in one list: the weights, the head
     outputs, the velocities and score rates, the softmax rows, and the quantities over them. Every quantity a
     statement needs (the registry's rates, a claims-file model claim's terms) shares these names, and `balls`
     evaluates each name once."""
 
     def __init__(self, cfg: ExactConfiguration) -> None:
-        self.cfg, self.rate = cfg, Rate()
+        self.cfg = cfg
+        #: The named definitions (name, tree), in order: each may use the earlier names.
+        self.definitions: list[tuple[str, list[Any]]] = []
         y = self.directions = [self._direction(i, list(x)) for i, x in enumerate(cfg.tokens)]
         self.scores = [[[vector_dot(yi, matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
         self.rows = [[matvec(W, yj) for yj in y] for W in cfg.values]
@@ -196,17 +183,24 @@ class Chain:
         #: Quantities with a ball and no tree (operator norms), by the symbol that stands for them (`measured`).
         self.balls_only: dict[str, Callable[[], arb]] = {}
 
+    def define(self, name: str, v: Value) -> Value:
+        """A rational stays itself; a tree gets a name, and the name's symbol stands for it."""
+        if isinstance(v, Fraction):
+            return v
+        self.definitions.append((name, v))
+        return ["sym", name]
+
     def _named(self, prefix: str, values: Any) -> Any:
         """A value or nested lists of values, each defined under its prefix and indices (prefix_h_i_k for
         values[h][i][k])."""
-        return _nested(values, lambda v, index: self.rate.define("_".join(map(str, (prefix, *index))), v))
+        return _nested(values, lambda v, index: self.define("_".join(map(str, (prefix, *index))), v))
 
     def _direction(self, i: int, x: list[Value]) -> list[Value]:
         """y_i, the token attention reads: x_i, or x_i/|x_i| (|x_i| named nx_i) under pre-ln, peri-ln and mix-ln,
         where exact tokens must be unit (the directions x/|x| exactly, and dy/dt = P⊥_x xdot)."""
         if self.cfg.geometry not in DIRECTION_GEOMETRIES:
             return x
-        length = self.rate.define(f"nx_{i}", root(vector_dot(x, x)))
+        length = self.define(f"nx_{i}", root(vector_dot(x, x)))
         if all(isinstance(t, Fraction) for t in x) and length != 1:
             raise ValueError(f"exact data of {self.cfg.geometry} need unit tokens (the directions x/|x| exactly)")
         return [self._quotient(xk, length) for xk in x]
@@ -216,7 +210,7 @@ class Chain:
         definition evaluated once; ValueError when a value of the stated interaction is not a finite ball, or
         (normalized weights) not one > 0."""
         env = {name: ball() for name, ball in self.balls_only.items()}
-        for name, tree in self.rate.definitions:
+        for name, tree in self.definitions:
             env[name] = _ball(tree, env)
             if name.startswith("phi_"):
                 self._weighs(env[name])
@@ -236,7 +230,7 @@ class Chain:
         once; the chain's error when it names a quantity with balls only."""
         if self.balls_only:
             raise ValueError(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
-        definitions = [(name, compiled_in(tree, rational)) for name, tree in self.rate.definitions]
+        definitions = [(name, compiled_in(tree, rational)) for name, tree in self.definitions]
         leaves: dict[tuple[int, ...], Callable[[dict[str, Any]], Any]] = {}
         _nested(value, lambda v, index: leaves.setdefault(index, compiled_in(tree_of(v), rational)))
 
@@ -301,7 +295,7 @@ class Chain:
 
     def _normalized(self, h: int, i: int, e: list[Value], names: tuple[str, str]) -> tuple[list[Value], Value]:
         """(e_j / Z, Z) with Z = sum_j e_j (named names[0]_h_i, the quotients names[1]_h_i_j)."""
-        Z = self.rate.define(f"{names[0]}_{h}_{i}", add(e))
+        Z = self.define(f"{names[0]}_{h}_{i}", add(e))
         return self._named(f"{names[1]}_{h}_{i}", [self._quotient(ej, Z) for ej in e]), Z
 
     def _quotient(self, a: Value, b: Value) -> Value:
@@ -348,7 +342,7 @@ class Chain:
         if geometry == "sphere":
             return self._project(f"r_{i}", x, v)
         if geometry in ("peri-ln", "ngpt"):
-            length = self.rate.define(f"nv_{i}", root(vector_dot(v, v)))
+            length = self.define(f"nv_{i}", root(vector_dot(v, v)))
             unit = self._named(f"u_{i}", [self._quotient(vk, length) for vk in v])
             return unit if geometry == "peri-ln" else self._project(f"r_{i}", x, unit)
         if geometry == "mix-ln":
@@ -358,7 +352,7 @@ class Chain:
 
     def _project(self, name: str, x: list[Value], u: list[Value]) -> list[Value]:
         """P⊥_x(u) = u - <u, x> x, with <u, x> named `name`."""
-        return combine([Fraction(1), mul(Fraction(-1), self.rate.define(name, vector_dot(u, x)))], [u, x])
+        return combine([Fraction(1), mul(Fraction(-1), self.define(name, vector_dot(u, x)))], [u, x])
 
     @_once
     def direction_velocities(self) -> list[list[Value]]:
@@ -413,7 +407,7 @@ class Chain:
     def entropy_rate(self, h: int, i: int) -> Value:
         """dH^h_i/dt = -beta sum_j p_j (sdot_j - sum_k p_k sdot_k) log p_j."""
         (p, log_p), r = self._entropy_terms(h, i), self.score_rates()[h][i]
-        minus_mean = mul(Fraction(-1), self.rate.define(f"mean_{h}_{i}", vector_dot(p, r)))
+        minus_mean = mul(Fraction(-1), self.define(f"mean_{h}_{i}", vector_dot(p, r)))
         rates = [mul(pj, add([rj, minus_mean])) for pj, rj in zip(p, r, strict=True)]
         return mul(-self.cfg.beta, vector_dot(rates, log_p))
 

@@ -62,7 +62,7 @@ class Trees:
     def _define(self, key: str, build: Callable[[], Value], name: str | None = None) -> Value:
         """The value `build` gives, defined once under `key` (named `name`, by default the key)."""
         if key not in self.defined:
-            self.defined[key] = self.chain.rate.define(name or key, build())
+            self.defined[key] = self.chain.define(name or key, build())
         return self.defined[key]
 
     def _shared(self, prefix: str, value: Value) -> Value:
@@ -107,7 +107,7 @@ class Trees:
 
     def _project(self, u: list[Value], token: int) -> list[Value]:
         """P_i u = u - <u, x_i> x_i, <u, x_i> named."""
-        return self.chain._project(f"pr_{len(self.chain.rate.definitions)}", list(self.chain.cfg.tokens[token]), u)
+        return self.chain._project(f"pr_{len(self.chain.definitions)}", list(self.chain.cfg.tokens[token]), u)
 
     def _named(self, name: str, token: int, head: int, first: int = 0, second: int = 0) -> Any:
         """A named quantity (a vector x, f, F, xbar, v, xdot; a scalar; a pair scalar s, w, p at tokens `first`,

@@ -112,7 +112,7 @@ def main(path):
             env[name] = ["sym", name]
 
     tangent = [(i, k) for i in range(n) for k in range(d) if k != axis[i]]
-    chain_defs = list(chain.rate.definitions)
+    chain_defs = list(chain.definitions)
     for name, tree in chain_defs:
         define(name, tree)
     # forward derivatives along each tangent coordinate vector b

@@ -73,13 +73,13 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     rows = _cluster_gap_rows(cfg.tokens) if gapped else []
     for c, binding, gap in given_rows(claim, trees, at):
         rows.append({"name": f"given {c.text}{where(binding)}", "expression": tree_of(gap), "relation": STATED[c.op]})
-    lhs, rhs = (tree_of(chain.rate.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
+    lhs, rhs = (tree_of(chain.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
     name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
     if chain.balls_only:
         why = "the largest singular value: eigenvalues have no formalization in Coq's stdlib, Interval or Coquelicot"
         raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only ({why})")
-    return PointProblem({}, rows, tuple(chain.rate.definitions))
+    return PointProblem({}, rows, tuple(chain.definitions))
 
 
 def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:
@@ -103,7 +103,7 @@ def equilibrium_problem(payload: dict[str, Any]) -> PointProblem:
     if payload["point"] or any(equilibrium.dot(x, x) != 1 for x in chain.cfg.tokens):
         raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
     rows = [{"name": "velocity", "expression": tree_of(v), "relation": "="} for x in chain.velocities() for v in x]
-    return PointProblem({}, rows, tuple(chain.rate.definitions))
+    return PointProblem({}, rows, tuple(chain.definitions))
 
 
 def moving_problem(data: dict[str, Any]) -> PointProblem:
@@ -118,4 +118,4 @@ def moving_problem(data: dict[str, Any]) -> PointProblem:
     b = [add([ak, mul(Fraction(-1), mul(along, tk))]) for ak, tk in zip(a, t, strict=True)]
     speed = vector_dot(b, [vector_dot(row, b) for row in G])  # type: ignore[arg-type]
     rows = [{"name": f"token {i} moves: |P v_{i}|^2 > 0", "expression": tree_of(speed), "relation": ">"}]
-    return PointProblem({}, rows, tuple(chain.rate.definitions))
+    return PointProblem({}, rows, tuple(chain.definitions))

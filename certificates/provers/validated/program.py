@@ -284,6 +284,6 @@ def compile_field(cfg: ExactConfiguration, geometry: str | None = None) -> Progr
     builder = _Builder(n * d)
     env = {f"x_{i}_{k}": i * d + k for i in range(n) for k in range(d)}
     rules = builder.rules(env)
-    for name, tree in chain.rate.definitions:
+    for name, tree in chain.definitions:
         env[name] = fold(tree, rules)
     return builder.finished([fold(tree_of(v), rules) for x in velocities for v in x])

@@ -174,7 +174,7 @@ def test_the_trees_coq_states_are_the_float_models_values(seed: int, attention: 
             for i in range(n):
                 for h in range(H):
                     chain = model_chain.Chain(cfg)
-                    mine = _tree_ball(Trees(chain).tree(term, {"i": i, "h": h}), chain.rate.definitions)
+                    mine = _tree_ball(Trees(chain).tree(term, {"i": i, "h": h}), chain.definitions)
                     theirs = float(evaluate(term, floats, i, h))
                     assert abs(float(mine.mid()) - theirs) <= 1e-9 * (1 + abs(theirs)), (text, i, h, mine, theirs)
                     assert mine.rad() < 1e-20 * max(1, abs(theirs)), (text, mine)

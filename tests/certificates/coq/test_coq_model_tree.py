@@ -48,7 +48,7 @@ def _float(
     at = {k: v for k, v in (("i", token), ("h", head)) if v is not None}
     value = Trees(chain).tree(term_of(["name", MODEL_QUANTITIES[quantity].term]), at)
     names: dict[str, float] = {}
-    for name, tree in chain.rate.definitions:
+    for name, tree in chain.definitions:
         names[name] = _value(tree, names)
     return _value(value, names)
 
