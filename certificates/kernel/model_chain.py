@@ -158,8 +158,7 @@ def _once(method: Callable[..., Any]) -> Callable[..., Any]:
 
     @wraps(method)
     def built(chain: "Chain", *args: int) -> Any:
-        key = (method.__name__, *args)
-        if key not in chain.built:
+        if (key := (method.__name__, *args)) not in chain.built:
             chain.built[key] = method(chain, *args)
         return chain.built[key]
 

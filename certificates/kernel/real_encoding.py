@@ -154,8 +154,7 @@ class Encoding:
 
     def term(self, tree: Tree) -> Tree:
         """A polynomial tree standing for `tree` (auxiliaries added as needed)."""
-        key = json.dumps(tree)
-        if key not in self._memo:
+        if (key := json.dumps(tree)) not in self._memo:
             self._memo[key] = self._encode(tree)
         return self._memo[key]
 
