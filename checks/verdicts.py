@@ -68,6 +68,10 @@ class Outcome:
         if self.verdict is Verdict.INCONCLUSIVE and not self.notes:
             raise EvidenceError("INCONCLUSIVE needs the reason in notes")
 
+    def with_certificate(self, path: object) -> Outcome:
+        """This outcome with one more certificate file, when a route wrote one (`path` None: unchanged)."""
+        return self if path is None else dataclasses.replace(self, certificates=[*self.certificates, str(path)])
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready evidence of this procedure."""
         data: dict[str, Any] = {"method": self.method, "verdict": self.verdict.value}

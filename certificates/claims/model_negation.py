@@ -52,8 +52,8 @@ def universal_negation(claim: ModelClaim) -> ModelClaim | None:
 
 def disjoint(op: str, bound: Fraction, other_op: str, other_bound: Fraction) -> bool:
     """Whether no real x has both `x op bound` and `x other_op other_bound` (ops = < <= > >=)."""
-    if op == "=" or other_op == "=":
-        (x, _), (b, relation) = sorted([(bound, op), (other_bound, other_op)], key=lambda side: side[1] != "=")
+    if op == "=" or other_op == "=":  # a point: whether it misses the other relation
+        x, relation, b = (bound, other_op, other_bound) if op == "=" else (other_bound, op, bound)
         return not (x == b if relation == "=" else holds(x - b, relation))
     if (op[0] == "<") == (other_op[0] == "<"):  # two lower or two upper bounds always meet
         return False

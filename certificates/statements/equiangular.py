@@ -1,14 +1,16 @@
 """What an `equiangular` certificate states: a claim about the cluster gap of equiangular tokens, as data.
 
-The regime is that of `headflow.identities.equiangular_reduction` at numbers: n unit tokens with every <x_i, x_j> =
-rho0 at t = 0, scalar heads M_h = W_h = lambda_h I (rational lambda_h), rational beta > 0, the sphere, no mask, no
-interaction. The statement carries the claim's data and its number (the claimed limit, rate, initial rate or rate
-to beat) and whether the claim holds; the kernel (`certificates.kernel.equiangular`) re-derives the reduced field
+The regime is that of `headflow.identities.equiangular_reduction`, at numbers or over the domain's variables: n
+unit tokens with every <x_i, x_j> = rho0 at t = 0, scalar heads M_h = W_h = lambda_h I, beta > 0, the sphere, no
+interaction, no mask (or the causal mask for the first pair's gap, `identities.causal_reduction`). The statement
+carries the claim's data and its number (the claimed limit, rate, initial rate or rate to beat) and whether the claim
+holds; the kernel (`certificates.kernel.equiangular`) re-derives the reduced field
 from the model's weights, checks the facts the verdict needs exactly (python-flint) and prints the steps it cites.
 
-The reduction's identity is a lemma of the kernel's table (`REDUCTION`, beside the paper's identities): for unit x,
+The reduction's identities are lemmas of the kernel's table (`LEMMAS`, beside the paper's identities): for unit x,
 y with <x, y> = rho, r the sum of the n - 2 other tokens and any reals D, O, the pair moving with the tangent
-projections of D x + O (y + r) and D y + O (x + r) has d<x, y>/dt = 2 O (1 - rho)(1 + (n - 1) rho), whatever D.
+projections of D x + O (y + r) and D y + O (x + r) has d<x, y>/dt = 2 O (1 - rho)(1 + (n - 1) rho), whatever D; the
+causal first pair, x moving with P_x(F x) and y with P_y(D y + O x), has d<x, y>/dt = O (1 - rho)(1 + rho).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ ONE_MINUS_RHO = ["add", ["rat", "1"], ["mul", ["rat", "-1"], RHO]]
 #: The gaps a statement states: every pair's (no mask), and the first pair's under the causal mask.
 GAPS = ("cluster_gap", "first_pair_gap")
 
-REDUCTION = {
+LEMMAS = {
     equiangular.REDUCTION: GramObligation(
         "for every n >= 2 and vectors x, y, r of any real inner-product space (every R^d) with <x, x> = <y, y> = 1, "
         "<x, y> = rho, <x, r> = <y, r> = (n - 2) rho and <r, r> = (n - 2)(1 + (n - 3) rho) (r the sum of the n - 2 "

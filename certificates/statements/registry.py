@@ -40,7 +40,7 @@ from headflow.certificates.kernel import registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements import equilibrium
-from headflow.certificates.statements.equiangular import REDUCTION, REGISTRY_CLAIMS, registry_statement
+from headflow.certificates.statements.equiangular import LEMMAS, REGISTRY_CLAIMS, registry_statement
 from headflow.certificates.statements.gram import GRAM
 from headflow.certificates.statements.model_lemmas import MODEL_LEMMAS
 from headflow.certificates.sympy_trees import formula_from_sympy, from_sympy
@@ -1105,7 +1105,7 @@ def build() -> dict[str, dict[str, Any]]:
     }
     for claim_id, regime in EQUILIBRIUM_CLAIMS.items():
         table[claim_id] = {"kind": "equilibrium", "ranges": {}, "shape": [], "regime": regime}
-    gram = GRAM | MODEL_LEMMAS | REDUCTION  # the lemmas are no registry claims: claims-file claims cite them
+    gram = GRAM | MODEL_LEMMAS | LEMMAS  # the lemmas are no registry claims: claims-file claims cite them
     return table | {claim_id: obligation.entry() for claim_id, obligation in gram.items()}
 
 

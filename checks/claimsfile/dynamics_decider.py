@@ -177,7 +177,7 @@ def with_equiangular_certificate(claim: DynamicsClaim, outcome: Outcome, ctx: Co
     if path is None and equiangular.accepted(claim, not holds):
         notes = f"the kernel's equiangular check proves the opposite of {outcome.verdict.value}: neither is taken"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)
-    return outcome if path is None else dataclasses.replace(outcome, certificates=[*outcome.certificates, str(path)])
+    return outcome.with_certificate(path)
 
 
 def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
@@ -209,7 +209,7 @@ def _with_start_certificate(claim: DynamicsClaim, refuted: Outcome, ctx: Context
     states it (the observable below or above its bound at some time of [0, T], shown at the exact start; the chain's
     one step is replayed too): the refutation alone otherwise (its value at t = 0 is exact or a ball either way)."""
     path, _ = trajectory_certificates.certify(claim, True, ctx)
-    return refuted if path is None else dataclasses.replace(refuted, certificates=[*refuted.certificates, path])
+    return refuted.with_certificate(path)
 
 
 def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:

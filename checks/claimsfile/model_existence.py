@@ -19,8 +19,6 @@ satisfies it. So:
 
 from __future__ import annotations
 
-import dataclasses
-
 from headflow.certificates.claims.model_negation import universal_negation
 from headflow.certificates.claims.schema import ModelClaim
 from headflow.certificates.provers import gram_identities
@@ -72,4 +70,4 @@ def with_paper_certificate(claim: ModelClaim, decided: Outcome, ctx: Context) ->
     table lists under one the claim's model statement, or, for a false existence claim, a universal statement that
     denies it (`statements.model.denial`); the outcome alone otherwise."""
     path = gram_identities.certify_model(claim, certificate_directory(ctx.certificate_dir))
-    return decided if path is None else dataclasses.replace(decided, certificates=[str(path)])
+    return decided.with_certificate(path)
