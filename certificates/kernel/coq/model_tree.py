@@ -20,6 +20,9 @@ value g, which the Theorem pins first: g >= 1 - <x_a, x_b> for every pair, with 
 product, each inner product written out from the tokens' coordinates. An operator norm (balls only) is
 `NotTranslatable`.
 
+`start_problem` states a trajectory statement's `sometime` bound that the exact start meets (a refutation at t = 0):
+the term at the tokens' coordinates, as a point, over the chain of symbolic tokens the check's balls read.
+
 The Theorem of a claim's witness states, at the exact data, every `given` condition at every token i, for the
 witness's head h when it names one (as the statement reads: "if the conditions hold at every token i"; `rhs - lhs` of
 each with the sign it states) and `rhs - lhs` with the sign that negates the claim's relation (a universal claim: its
@@ -35,8 +38,9 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
-from .. import equilibrium, equilibrium_statements as es
+from .. import equilibrium, equilibrium_statements as es, trajectory
 from ..ball_model import stated_delta
+from ..exact import ball_of, holds
 from ..exact_data import dot
 from ..model_chain import Chain, add, mul, tree_of, vector_dot
 from ..model_statements import witness_configuration
@@ -119,3 +123,19 @@ def moving_problem(data: dict[str, Any]) -> PointProblem:
     speed = vector_dot(b, [vector_dot(row, b) for row in G])  # type: ignore[arg-type]
     rows = [{"name": f"token {i} moves: |P v_{i}|^2 > 0", "expression": tree_of(speed), "relation": ">"}]
     return PointProblem({}, rows, tuple(chain.definitions))
+
+
+def start_problem(data: dict[str, Any], claim_id: str) -> PointProblem:
+    """The Coq problem of a `sometime` trajectory statement that its exact start meets: t = 0 lies in [0, T] and x(0)
+    is the stated tokens, so no ODE is solved; at the tokens' coordinates (the point), the residual term - bound with
+    the statement's relation at every binding (when every one must meet it) or at the first whose balls meet it,
+    over the chain of symbolic tokens that the check's balls read. A bound the start does not meet is shown at a later
+    step end: `NotTranslatable`."""
+    stated = trajectory.statement_of(data, claim_id)
+    point = dict(zip(stated.names, (v for x in stated.cfg.tokens for v in x), strict=True))
+    met = [holds(r, stated.op) for r in stated.field([ball_of(v) for v in point.values()], "residuals")]
+    if not (all if stated.every else any)(met):
+        raise NotTranslatable("the bound is shown after t = 0, by a chain of validated ODE steps")
+    named = enumerate(zip(stated.residuals, met, strict=True))
+    rows = [{"name": f"binding {k}", "expression": tree_of(r), "relation": stated.op} for k, (r, m) in named if m]
+    return PointProblem(point, rows if stated.every else rows[:1], tuple(stated.chain.definitions))
