@@ -7,7 +7,8 @@ The claim's member is its family's one member when the file fixes it exactly (`g
 level), the bound (the level for a clustering time) and the horizon T (the claim's `time`, else `HORIZON`; the
 claimed T* of a clustering time). The statement: the observable as a model term with free tokens i != j (the pairwise
 quantities; the first pair's gap at i = 0, j = 1) or none (the energy and its rate; a head's at its index h), the
-least or largest of it over the bindings, and
+least or largest of it over the bindings (W2 to a Dirac mass and the first merge radius, on the sphere, by their
+squares 2 - 2 |mean x| and 2 - 2 <x_i, x_j> against the bound's square), and
 
 - `at-least c` / `at-most c` on [0, T]: Q >= c / Q <= c at every t of [0, T]; negated: Q < c / Q > c at some t;
 - `non-decreasing` (the energy): dE/dt >= 0 at every t of [0, T] (E is C^1); negated: dE/dt < 0 at some t;
@@ -57,7 +58,17 @@ TERMS: dict[str, tuple[list[Any], str, dict[str, int]]] = {
     "clustering_time": (_GAP, "largest", {}),
     "first_pair_gap": (_GAP, "largest", {"i": 0, "j": 1}),
     "energy": (["name", "E"], "least", {}),
+    "w2_to_dirac": (
+        ["-", ["num", "2"], ["/", ["*", ["num", "2"], ["norm", ["sum_i", ["name", "x_i"]]]], ["name", "n"]]],
+        "least",
+        {},
+    ),
+    "merge_radius": (["-", ["num", "2"], ["*", ["num", "2"], _INNER]], "least", {}),
 }
+#: The quantities whose term is their square on the sphere (unit tokens): W2 to the nearest Dirac mass, sqrt(2 - 2
+#: |mean x|), and the least distance between two tokens (the first merge radius, k = 1), sqrt(2 - 2 <x_i, x_j>); a
+#: bound c >= 0 on the quantity is the bound c^2 on the term.
+SQUARED = ("w2_to_dirac", "merge_radius")
 #: The relation -> (op, when) it states, and (op, when) of its negation.
 RELATIONS = {
     "at-least": ((">=", "always"), ("<", "sometime")),
@@ -123,6 +134,10 @@ def statement(claim: DynamicsClaim, negated: bool) -> dict[str, Any] | None:
     relation, bound, horizon = reading
     if head is not None and claim.quantity != "energy":
         return None
+    if claim.quantity in SQUARED:
+        if cfg.geometry != "sphere" or bound < 0 or stated(claim.options.get("k", 1)) != 1:
+            return None
+        bound = bound * bound
     term, over, fixed = TERMS[claim.quantity]
     if head is not None:
         term, fixed = ["name", "E_h"], {"h": head}

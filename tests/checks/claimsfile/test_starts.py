@@ -218,3 +218,66 @@ def test_a_refutation_at_the_start_carries_the_trajectory_certificate_of_the_neg
     met = claim(UNIT, quantity='"least_inner_product"', property='"at-least"', bound='"-1"')
     (held,) = run_claims(register_claims(parse_claims(met)).claims(), Context("quick", certificate_dir=tmp_path / "m"))
     assert held.verdict is not Verdict.REFUTED
+
+
+W2_TOKENS = '[[1, 0], [0, 1], ["3/5", "4/5"]]'  # |mean x| = sqrt(74)/15: W2 = sqrt(2 - 2 sqrt(74)/15) = 0.6287...
+
+
+@pytest.mark.parametrize(
+    ("quantity", "points", "prop", "bound", "refuted"),
+    [
+        ("w2_to_dirac", W2_TOKENS, "at-most", "3/5", True),
+        ("w2_to_dirac", W2_TOKENS, "at-most", "63/100", False),  # 0.6287 <= 0.63 at t = 0
+        ("merge_radius", '[[1, 0], ["99/101", "20/101"], [0, 1]]', "at-least", "1/5", True),  # sqrt(4/101) < 1/5
+        ("merge_radius", '[[1, 0], ["99/101", "20/101"], [0, 1]]', "at-least", "19/100", False),  # 0.1990 >= 0.19
+    ],
+)
+def test_w2_and_the_merge_radius_at_the_start_carry_the_certificate_of_their_square(
+    quantity: str, points: str, prop: str, bound: str, refuted: bool, tmp_path: Path
+) -> None:
+    """W2 to the nearest Dirac mass and the least distance between two tokens are, on the sphere, sqrt(2 - 2 |mean x|)
+    and sqrt(2 - 2 <x_i, x_j>): a refutation at t = 0 carries the trajectory certificate of the negation with the
+    square as the term and the bound squared (9/25, 1/25), which check-cert holds to the file; the same certificate with
+    its bound moved past the start's value is refused; a bound the start meets is not refuted there."""
+    from headflow.certificates.kernel.verify import check_file
+    from headflow.checks.rechecks import recheck
+
+    from tests.forging import forged_file
+
+    k = {"k": "1"} if quantity == "merge_radius" else {}
+    text = claim(points, n=3, d=2, quantity=f'"{quantity}"', property=f'"{prop}"', bound=f'"{bound}"', **k)
+    (result,) = run_claims(register_claims(parse_claims(text)).claims(), Context("quick", certificate_dir=tmp_path))
+    outcome = result.outcomes[0][1]
+    assert (result.verdict is Verdict.REFUTED) == refuted
+    if not refuted:
+        return
+    (path,) = [Path(p) for p in outcome.certificates]
+    checked = check_file(path)
+    square = str(Fraction(bound) ** 2)
+    assert checked.ok and f"{'>' if prop == 'at-most' else '<'} {square} at some t in [0, 10]" in checked.proved
+    assert recheck(path, claims={c.id: c for c in parse_claims(text)}, read_claim=True).ok
+    past = "16/25" if quantity == "w2_to_dirac" else "1/100"  # beyond the start's 0.395 (W2^2) or 0.0396 (distance^2)
+
+    def moved(data: dict[str, Any]) -> None:
+        data["statement"]["bound"] = past
+
+    assert not check_file(forged_file(path, tmp_path, moved)).ok
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"k": "2"},  # the second merge radius is no pair's distance
+        {"geometry": '"flat"'},  # off the sphere W2 is sqrt(s + 1 - 2 |m|)
+        {"bound": '"-1/5"'},  # a negative bound is not its square's
+    ],
+)
+def test_w2_and_merge_radius_statements_only_where_the_square_reads_them(edit: dict[str, str]) -> None:
+    """The squared observables are stated on the sphere, for the first merge radius, against a bound >= 0 only."""
+    from headflow.certificates.statements.trajectory import statement
+
+    fields = {"quantity": '"merge_radius"', "k": "1", "property": '"at-least"', "bound": '"1/5"'}
+    points = '[[1, 0], ["99/101", "20/101"], [0, 1]]'
+    (genuine,) = parse_claims(claim(points, n=3, d=2, **fields))
+    (edited,) = parse_claims(claim(points, n=3, d=2, **(fields | edit)))
+    assert statement(genuine, True) is not None and statement(edited, True) is None
