@@ -115,8 +115,8 @@ class Statement:
         ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(cfg.n))
         free = sorted(term.free)
         bindings = [dict(zip(free, v, strict=True)) for v in product(*(ranges[k] for k in free))]
-        fixed = data["fixed"]  # the free indices the statement is at (the others: every binding, i != j)
-        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2) and fixed.items() <= at.items()]
+        # at the free indices the statement fixes, every binding of the others (i != j)
+        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2) and data["fixed"].items() <= at.items()]
         trees, exact = Trees(self.chain), Trees(Chain(cfg))
         self.residuals = [add([trees.tree(term, at), -bound]) for at in bindings]
         self.start = [add([exact.tree(term, at), -bound]) for at in bindings]
