@@ -180,11 +180,10 @@ def _proved(data: dict[str, Any]) -> list[list[Any]]:
         raise Rejected(
             "a statement over variables, or of an entropy, states a proof of a limit, a rate or an initial rate"
         )
+    shown = all(_positive(x, data["variables"]) for x in positive) if data["variables"] else sign(start, _rat(0)) > 0
     if prop == "initial-rate":
         found = [["=", value, initial_rate(data, start)]]
-    elif not (
-        all(_positive(x, data["variables"]) for x in positive) if data["variables"] else sign(start, _rat(0)) > 0
-    ):
+    elif not shown:
         raise Rejected("S(rho0) > 0 is not shown (from the domains, at variables)")
     else:
         limit = ["log", data["n"]] if entropy else _rat(0)
@@ -221,9 +220,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
         data += " integer" * v["integer"]
     summed = statement["family"] and statement["quantity"] != "attention_entropy"
     value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
-    claim = (
-        f"{statement['quantity']} {statement['property']} {value} ({data}) {'holds' if statement['holds'] else 'fails'}"
-    )
+    claim = f"{statement['quantity']} {statement['property']} {value} ({data}) {('fails', 'holds')[statement['holds']]}"
     return f"{claim}: by {lemma} with S(rho) = {S[lemma]} sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"
 
 

@@ -130,9 +130,8 @@ def relabelling(pairs: list[list[str]], moving: dict[str, Any]) -> dict[str, Any
     """The `replaced` table exchanging each pair's names (Rejected unless it maps the velocities onto themselves)."""
     sigma = {a: b for a, b in pairs} | {b: a for a, b in pairs}
     table = {json.dumps(["vec", a]): ["vec", b] for a, b in sigma.items()}
-    if len(sigma) != 2 * len(pairs) or any(
-        moving.get(sigma.get(x, x)) != replaced(v, table) for x, v in moving.items()
-    ):
+    kept = all(moving.get(sigma.get(x, x)) == replaced(v, table) for x, v in moving.items())
+    if len(sigma) != 2 * len(pairs) or not kept:
         raise Rejected(f"the pairs {str(pairs)[:60]} do not relabel the vectors and their velocities together")
     return table
 

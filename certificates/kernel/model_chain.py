@@ -122,12 +122,8 @@ def compiled_in(tree: Any, rational: Callable[[Fraction], Any]) -> Callable[[dic
     many states, a trajectory's, walks its trees once): `rational` makes its rationals, every operation is the
     type's own; ValueError for a function the type has not (no exact logarithm), TreeError for a node outside the
     chain's."""
-    rules = {
-        "div": operator.truediv,
-        "add": lambda *v: reduce(operator.add, v),
-        "mul": lambda *v: reduce(operator.mul, v),
-    }
-    rules |= {op: partial(_method, op) for op in ("exp", "sqrt", "log")}
+    rules = {"div": operator.truediv, "add": lambda *v: reduce(operator.add, v)}
+    rules |= {"mul": lambda *v: reduce(operator.mul, v)} | {op: partial(_method, op) for op in ("exp", "sqrt", "log")}
     lifted = {op: partial(_lifted, rule) for op, rule in rules.items()}
     lifted |= {"rat": lambda q: lambda env: rational(q), "sym": lambda name: lambda env: env[name]}
     return fold(tree, lifted | {"pow": lambda base, k: lambda env: base(env) ** k})
@@ -145,10 +141,11 @@ def _method(op: str, value: Any) -> Any:
     return getattr(value, op)()
 
 
-def _nested(value: Any, leaf: Callable[[Value, tuple[int, ...]], Any], *index: int) -> Any:
-    """A value or nested lists of values (as the chain's methods return them), each value mapped by `leaf` (which
-    also takes its indices: (h, i, k) for value[h][i][k])."""
-    if isinstance(value, Fraction) or (value and isinstance(value[0], str)):
+def _nested(value: Any, leaf: Callable[[Any, tuple[int, ...]], Any], *index: int) -> Any:
+    """A value or nested lists of values (as the chain's methods return them; or of anything else that is not a
+    list, such as the functions `Chain.compiled` makes of them), each mapped by `leaf` (which also takes its indices:
+    (h, i, k) for value[h][i][k])."""
+    if not isinstance(value, list) or (value and isinstance(value[0], str)):
         return leaf(value, index)
     return [_nested(v, leaf, *index, k) for k, v in enumerate(value)]
 
@@ -230,14 +227,13 @@ class Chain:
         if self.balls_only:
             raise ValueError(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
         definitions = [(name, compiled_in(tree, rational)) for name, tree in self.definitions]
-        leaves: dict[tuple[int, ...], Callable[[dict[str, Any]], Any]] = {}
-        _nested(value, lambda v, index: leaves.setdefault(index, compiled_in(tree_of(v), rational)))
+        leaves = _nested(value, lambda v, _: compiled_in(tree_of(v), rational))
 
         def run(env: dict[str, Any]) -> Any:
             env = dict(env)
             for name, function in definitions:
                 env[name] = function(env)
-            return _nested(value, lambda _, index: leaves[index](env))
+            return _nested(leaves, lambda function, _: function(env))
 
         return run
 

@@ -108,16 +108,15 @@ class Statement:
         self.cfg, self.op, self.when, self.time = cfg, data["op"], data["when"], parse_rational(data["time"])
         # the least is bounded below, the largest above, by bounding every binding; the others by one binding
         self.every = (data["over"] == "least") == (data["op"] in (">", ">="))
-        n, d = cfg.n, len(cfg.tokens[0])
-        self.names = [f"x_{i}_{k}" for i in range(n) for k in range(d)]
-        symbols = [[["sym", name] for name in self.names[i * d : i * d + d]] for i in range(n)]
+        symbols = [[["sym", f"x_{i}_{k}"] for k in range(len(x))] for i, x in enumerate(cfg.tokens)]
+        self.names = [name for x in symbols for _, name in x]
         self.chain, self.compiled = Chain(dataclasses.replace(cfg, tokens=symbols)), {}
         self.velocities = [v for x in self.chain.velocities() for v in x]
-        ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(n))
+        ranges = {"h": range(len(cfg.score_matrices))} | dict.fromkeys(TOKENS, range(cfg.n))
         free = sorted(term.free)
         bindings = [dict(zip(free, v, strict=True)) for v in product(*(ranges[k] for k in free))]
-        fixed = data["fixed"]  # the free indices the statement is at (the others: every binding, i != j)
-        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2) and fixed.items() <= at.items()]
+        # at the free indices the statement fixes, every binding of the others (i != j)
+        bindings = [at for at in bindings if at.get("i", -1) != at.get("j", -2) and data["fixed"].items() <= at.items()]
         trees, exact = Trees(self.chain), Trees(Chain(cfg))
         self.residuals = [add([trees.tree(term, at), -bound]) for at in bindings]
         self.start = [add([exact.tree(term, at), -bound]) for at in bindings]
@@ -137,12 +136,8 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
     """The statement of a certificate of `claim_id`; Rejected when the data are not a well-formed one."""
     recheck.require_keys(data, STATEMENT_KEYS, "trajectory statement")
     equal = ("==", "!=") if data.get("when") == "limit" else ()
-    choices = {
-        "over": ("least", "largest"),
-        "op": (">", ">=", "<", "<=", *equal),
-        "when": ("always", "sometime", "limit"),
-    }
-    recheck.require_choices(data, choices, "trajectory statement")
+    choices = {"over": ("least", "largest"), "op": (">", ">=", "<", "<=", *equal)}
+    recheck.require_choices(data, choices | {"when": ("always", "sometime", "limit")}, "trajectory statement")
     masked = isinstance(data["configuration"], dict) and "mask" in data["configuration"]
     cfg = recheck.exact_configuration(data["configuration"], None, None, masked)  # no interaction (phi > 0 unchecked)
     if cfg.attention not in SMOOTH_KINDS:
@@ -160,14 +155,12 @@ def statement_of(data: dict[str, Any], claim_id: str) -> Statement:
         raise Rejected(f"the term has no binding at {fixed} (n = {cfg.n}, H = {len(cfg.score_matrices)})")
     over = ", ".join(f"{k} = {fixed[k]}" if k in fixed else k for k in sorted(term.free)) or "nothing"
     sizes = f"n = {cfg.n}, d = {len(cfg.tokens[0])}, H = {len(cfg.score_matrices)}, beta = {cfg.beta}"
-    quantity = f"{data['over']} over {over} of {term_text(term)} {data['op']} {bound}"
+    quantity = f"the {data['over']} over {over} of {term_text(term)} {data['op']} {bound}"
     when = f"at {'every' if data['when'] == 'always' else 'some'} t in [0, {statement.time}], from the exact tokens"
     if data["when"] == "limit":
         reached = f"(the cone collapse theorem, from an open hemisphere reached by t = {statement.time})"
         statement.hemisphere, when = _collapse(data, claim_id, cfg, term, bound), f"in the limit t -> oo {reached}"
-    statement.text = (
-        f"along the trajectory of {cfg.attention} attention ({cfg.geometry}, {sizes}): the {quantity} {when}"
-    )
+    statement.text = f"along the trajectory of {cfg.attention} attention ({cfg.geometry}, {sizes}): {quantity} {when}"
     return statement
 
 

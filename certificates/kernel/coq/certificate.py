@@ -40,11 +40,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         gram = registry_statements.implying_identity(statement) if form[0] == "model" else statement
         return checked.proved, identities(gram)
     if form == (equiangular.FORM, None, equiangular.FORM):  # the reduction's identity, then the facts as found
-        names, integers = [v["name"] for v in statement["variables"]], [v["integer"] for v in statement["variables"]]
-        domain = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
-        integer = tuple(name for name, whole in zip(names, integers, strict=True) if whole)
         facts = enumerate(equiangular.facts(statement, claim_id), start=1)
-        found = [UniversalStatement(f"fact{k}", names, domain, fact, integer) for k, fact in facts]
+        found = [_over_domain(statement["variables"], f"fact{k}", fact) for k, fact in facts]
         return checked.proved, identities(registry_statements.table()[equiangular.lemma_of(statement)]) + found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
@@ -70,16 +67,21 @@ def _relation(statement: dict[str, Any], claim_id: str, payload: dict[str, Any])
     encoding: it adds each atom's library facts and the payload's cuts, each re-proved, and closes the goal with `nra`;
     a cover's, its boxes); a cover of one definedness condition (the first goal it matches, as the kernel's check
     takes it) states that condition alone."""
-    hypotheses = real_encoding.bound_facts(statement["variables"], lambda bound: bound)
     conditions = [real_encoding.CONDITIONS[c["relation"]](c["expression"]) for c in statement["conditions"]]
     goal = ["and", *conditions, [statement["op"], statement["lhs"], statement["rhs"]]]
-    integers = tuple(v["name"] for v in statement["variables"] if v["integer"])
-    names = [v["name"] for v in statement["variables"]]
     if "cuts" in payload:
-        return [UniversalStatement(claim_id, names, hypotheses, goal, integers, tuple(payload["cuts"]))]
+        return [_over_domain(statement["variables"], claim_id, goal, tuple(payload["cuts"]))]
     found = [g[0] == payload["expression"] and payload["relation"] in g[1] for g in real_statements.goals(statement)]
     proved = conditions[found.index(True) - 1] if found.index(True) else goal  # a cover: over Z for integer variables
-    return [UniversalStatement(claim_id, names, hypotheses, proved, integers)]
+    return [_over_domain(statement["variables"], claim_id, proved)]
+
+
+def _over_domain(variables: list[Any], name: str, goal: Any, cuts: tuple[Any, ...] = ()) -> UniversalStatement:
+    """For all values of a statement's variables in their domain (the facts of their bounds), `goal`; the integer
+    variables over Z (the payload's `cuts` restated by the proof, not the statement)."""
+    names, integers = [v["name"] for v in variables], tuple(v["name"] for v in variables if v["integer"])
+    hypotheses = real_encoding.bound_facts(variables, lambda bound: bound)
+    return UniversalStatement(name, names, hypotheses, goal, integers, cuts)
 
 
 def universal(statements: list[dict[str, Any]]) -> list[UniversalStatement]:
