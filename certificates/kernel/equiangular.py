@@ -11,8 +11,15 @@ w^h_ij (`pull`). Then eps = 1 - rho, and the kernel checks the facts its verdict
 of S(rho0), which picks the limit (0 for > 0, n/(n - 1) for < 0, 1 - rho0 for = 0); `tends-to` L against it;
 `decays-at-rate` r: S(rho0) > 0 and r = r* = n S(1); `decays-exponentially` r0 (some r > r0 and C with eps <= C
 e^(-r t)): S(rho0) > 0 and r0 < r*; `decays-like` exp(k t): S(rho0) > 0 and k = -r*; `initial-rate` v = -(1 - rho0)(1
-+ (n - 1) rho0) S(rho0); a refutation, the facts that one of them fails. At numbers each fact is exact in `exp_field`
-(a strict sign by balls once the exact zero test has said the difference is not 0).
++ (n - 1) rho0) S(rho0); a refutation, the facts that one of them fails. `decays-like` states a shape t^p e^(k t)
+((1 + t)^p for t^p, `_shape`) and is the late form eps ~ C t^0 e^(-r* t) when p = 0 and k = -r* (a refutation: p != 0,
+or k != -r*); `decays-at-rate` r is the shape e^(-r t).
+
+The `geometry` is the sphere (Post-LN) or a normalization scheme of SCHEMES (at numbers, the cluster gap, every
+lambda_h > 0, no initial rate): the directions follow the sphere's trajectory at a speed sigma > 0 whose integral
+diverges (cited, `identities.normalized_reduction`), so the limit is the sphere's and the late form is the scheme's
+eps ~ C t^p e^(-r t), read by the same facts with (p, r) of SCHEMES for (0, r*). At numbers each fact is exact in
+`exp_field` (a strict sign by balls once the exact zero test has said the difference is not 0).
 
 Data may also be `variables` of the statement (n, beta, rho0, the strengths; each with its domain's bounds), with
 `family` true: every number H >= 1 of heads, each of strength the one variable lambda_h, and `value` the per-head
@@ -45,11 +52,15 @@ from .tree_text import term_text
 FORM = "equiangular"
 REDUCTION, PAIR = "lemma.equiangular-pair", "lemma.causal-pair"
 PROPERTIES = ("tends-to", "decays-at-rate", "decays-exponentially", "initial-rate", "decays-like")
-DATA = ("n", "beta", "strengths", "rho0", "family", "variables")
+DATA = ("n", "beta", "strengths", "rho0", "geometry", "family", "variables")
 KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
 KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds")
-#: The one shape of `decays-like` stated: exp(k t), k a number (its tree: t once among k's factors).
-TIME = ["sym", "t"]
+#: A shape's time t and 1 + t (`_shape`: (1 + t)^p / t^p -> 1).
+TIME, BASES = ["sym", "t"], (["sym", "t"], ["add", ["rat", "1"], ["sym", "t"]])
+#: Each normalization scheme's late form eps ~ C t^p e^(-r t), (p, r): the directions follow the sphere's trajectory
+#: at a speed sigma > 0 (cited: `identities.normalized_reduction`), nGPT's -> 1/V* (r = r*/V* = 2), Pre-LN's, Peri-LN's
+#: and Mix-LN's ~ 1/(k V* t) (p = -r*/(k V*) = -2/k, k = 1, 1, 3/4), r* = 2 V*; on the sphere (0, r*).
+SCHEMES = {"ngpt": (0, 2), "pre-ln": (-2, 0), "peri-ln": (-2, 0), "mix-ln": (Fraction(-8, 3), 0)}
 #: Ball precisions (bits), in order, at which a difference shown not 0 gets its sign.
 BITS = (64, 512, 4096)
 RELATION = {-1: "<", 0: "=", 1: ">"}
@@ -58,7 +69,9 @@ CITED = (
     "> 0; the scalar ODE: S(rho0) > 0 gives eps -> 0, eps e^(r* t) -> C > 0, S(rho0) < 0 eps -> n/(n - 1), S(rho0) = "
     "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows); "
     "first_pair_gap: under the causal mask token 1 attends to itself only and token 2 to tokens 1 and 2 (w_h their "
-    "weight), a closed pair that the reduction of order n = 2 describes from any start"
+    "weight), a closed pair that the reduction of order n = 2 describes from any start; under a normalization scheme "
+    "the directions follow the sphere's trajectory at a speed sigma > 0 whose integral diverges, eps ~ C t^p e^(-r t) "
+    "with (p, r) the scheme's (SCHEMES: nGPT r = r*/V* = 2; Pre-, Peri-LN p = -2, Mix-LN -8/3), (1 + t)^p ~ t^p"
 )
 #: S(rho) of each lemma: both tokens of every pair move; the causal first pair's token 1 does not.
 S = {REDUCTION: "2 c", PAIR: "c"}
@@ -92,6 +105,9 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
     ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
     ok = ok and type(data["family"]) is bool and data["family"] <= (len(variables) > 0 and len(data["strengths"]) == 1)
+    scheme = (data["quantity"], data["property"] != "initial-rate", variables) == ("cluster_gap", True, {})
+    ok = ok and (data["geometry"] == "sphere" or (data["geometry"] in SCHEMES and scheme))  # every lambda_h > 0 too
+    ok = ok and (data["geometry"] == "sphere" or all(_positive(lam, variables) for lam in data["strengths"]))
     if not (ok and count_nodes(value, 10**4) and symbols(value) <= used):
         raise Rejected(f"{claim_id}: the statement is outside the equiangular form or names another claim")
     return data
@@ -144,10 +160,13 @@ def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[
         return [pulled, (value, limit, (0,) if holds else (-1, 1))]
     if s0 <= 0:  # eps does not tend to 0: it decays at no rate
         return [(start, zero, (1,) if holds else (-1, 0))]
-    value = _shape(value) if data["property"] == "decays-like" else value
-    wanted = (-1,) if data["property"] == "decays-exponentially" else (0,)
-    other = tuple(s for s in (-1, 0, 1) if s not in wanted)
-    return [pulled, (value, late_rate(data), wanted if holds else other)]
+    power, rate = SCHEMES.get(data["geometry"], (0, None))  # eps ~ C t^power e^(-rate t)
+    rate = late_rate(data) if rate is None else _rat(rate)
+    if data["property"] == "decays-exponentially":
+        return [pulled, (value, rate, (-1,) if holds else (0, 1))]
+    claimed, exponent = _shape(value) if data["property"] == "decays-like" else (Fraction(0), value)
+    fact = (exponent, rate) if claimed == power else (_rat(claimed), _rat(power))  # the claim: both equal
+    return [pulled, (*fact, (0,) if holds else (-1, 1))]
 
 
 def initial_rate(data: dict[str, Any], start: list[Any]) -> list[Any]:
@@ -161,12 +180,30 @@ def late_rate(data: dict[str, Any]) -> list[Any]:
     return ["mul", data["order"], pull(data, _rat(1))]
 
 
-def _shape(value: list[Any]) -> list[Any]:
-    """-k of a shape exp(k t), the rate it decays at (Rejected for any other shape)."""
-    factors = value[1][1:] if value[:1] == ["exp"] and value[1][:1] == ["mul"] else []
-    if len(k := [f for f in factors if f != TIME]) != len(factors) - 1 or symbols(["mul", *k]):
-        raise Rejected("a decays-like statement states the shape exp(k t), k a number, only")
-    return ["mul", ["rat", "-1"], *k]
+def _shape(value: list[Any]) -> tuple[Fraction, list[Any]]:
+    """(p, r) of a shape t^p e^(-r t), p a rational, r a number, each factor at most once: t, or t or 1 + t to a
+    power (p = 0 without one), and exp(k t) (r = -k; 0 without one); Rejected for any other shape."""
+    power, rate, shape = None, None, "a decays-like statement states a shape t^p exp(k t), k a number, only"
+    for f in value[1:] if value[0] == "mul" else [value]:
+        if power is None and (found := _power(f)) is not None:
+            power = found
+        elif f[0] == "exp" and rate is None:
+            factors = f[1][1:] if f[1][0] == "mul" else [f[1]]
+            if len(k := [g for g in factors if g != TIME]) != len(factors) - 1 or symbols(["mul", *k]):
+                raise Rejected(shape)
+            rate = ["mul", ["rat", "-1"], *k]
+        else:
+            raise Rejected(shape)
+    return power or Fraction(0), rate or _rat(0)
+
+
+def _power(factor: list[Any]) -> Fraction | None:
+    """p of a factor t, t^p or (1 + t)^p (p an integer, or a rational of `rpow`); None for any other factor."""
+    if factor == TIME or (factor[0] == "pow" and factor[1] in BASES):
+        return Fraction(1 if factor == TIME else factor[2])
+    return (
+        parse_rational(factor[2][1]) if factor[0] == "rpow" and factor[1] in BASES and factor[2][0] == "rat" else None
+    )
 
 
 def _proved(data: dict[str, Any]) -> list[list[Any]]:
@@ -213,7 +250,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     shown = "; ".join(f"{term_text(a)} {op} {term_text(b)}" for op, a, b in facts(statement, claim_id))
     lemma = lemma_of(statement)
     inner_products.check(registry_statements.table()[lemma], lemma, {}, seconds)
-    data = ", ".join(f"{key} = {statement[key]}" for key in DATA[:4])
+    data = ", ".join(f"{key} = {statement[key]}" for key in DATA[:5])
     for v in statement["variables"]:  # each variable's domain, as its bounds say
         ends = [term_text(v[end]) if v[end] else inf for end, inf in (("low", "-oo"), ("high", "oo"))]
         data += f"; {ends[0]} {('<=', '<')[v['low_open']]} {v['name']} {('<=', '<')[v['high_open']]} {ends[1]}"

@@ -135,7 +135,11 @@ def covered(claim: DynamicsClaim) -> bool:
         and ((_number(options["beta"]) and options["beta"] > 0) or isinstance(options["beta"], sp.Symbol))
         and {s.name for s in claim.target.free_symbols}
         <= names | ({TIME.name} if claim.property == "decays-like" else set())
-        and (options["tokens"], options["heads"], options["geometry"]) == ("equiangular", "scalar", "sphere")
+        and (options["tokens"], options["heads"]) == ("equiangular", "scalar")
+        and (
+            options["geometry"] == "sphere"
+            or (options["geometry"] in equiangular.SCHEMES and claim.quantity == "cluster_gap")
+        )
         and (pair if claim.quantity == "first_pair_gap" else options.get("mask") is None)
         and options.get("values", "aligned") == "aligned"
         and "interaction" not in options
@@ -174,6 +178,7 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
         "beta": _datum(options["beta"]),
         "strengths": [_datum(v) for v in strengths],
         "rho0": _datum(options["rho"]),
+        "geometry": options["geometry"],
         "family": family,
         "variables": variables,
         "quantity": claim.quantity,

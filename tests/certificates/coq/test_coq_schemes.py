@@ -56,11 +56,12 @@ beta = 1.0
 
 @pytest.fixture(scope="module")
 def scheme_certificates(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The certificates `headflow check` writes for examples/normalization.toml and the claims above."""
+    """The configuration witnesses `headflow check` writes for examples/normalization.toml and the claims above (its
+    equiangular certificates are `tests/certificates/kernel/test_equiangular_schemes.py`'s)."""
     folder = tmp_path_factory.mktemp("schemes")
     checks.check(EXAMPLES / "normalization.toml", certificates=folder, progress=False)
     checks.check(SCHEMES, certificates=folder, progress=False)
-    return sorted(folder.glob("*.json"))
+    return sorted(folder.glob("*.witness.*.json"))
 
 
 def _statement_value(path: Path) -> arb:

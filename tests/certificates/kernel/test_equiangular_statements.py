@@ -92,10 +92,19 @@ def test_a_rate_just_past_float_precision_is_refuted_exactly() -> None:
 
 
 def test_shapes_the_form_does_not_state_get_no_statement_the_kernel_accepts() -> None:
-    """t e^(-r* t) and t^(-2) are no exp(k t): the kernel states neither verdict for them."""
-    for like in ("t*exp(-2*exp(1)*t)", "t**(-2)"):
+    """A shape that is no t^p e^(k t) (a log, t^2 in the exponent, a power of an exponential, a sum): the kernel
+    states neither verdict for it."""
+    for like in ("log(t)", "exp(-t**2)", "exp(-t)**2", "exp(-t)*log(t)", "t + exp(-t)"):
         claim = _claim(f'property = "decays-like"\nlike = "{like}"')
-        assert not _accepts(claim, True) and not _accepts(claim, False)
+        assert not _accepts(claim, True) and not _accepts(claim, False), like
+
+
+@pytest.mark.parametrize("like", ["t*exp(-2*exp(1)*t)", "t**(-2)", "(1 + t)**(-2)*exp(-2*exp(1)*t)"])
+def test_a_power_of_t_in_the_shape_refutes_the_sphere_s_exponential(like: str) -> None:
+    """On the sphere eps ~ C e^(-2 e t) (usa, n = 4): a shape with a power of t other than t^0 is not it, whatever
+    its exponential; the kernel accepts only the refutation."""
+    claim = _claim(f'property = "decays-like"\nlike = "{like}"')
+    assert _accepts(claim, False) and not _accepts(claim, True)
 
 
 def test_claims_outside_the_regime_have_no_statement() -> None:
@@ -103,7 +112,7 @@ def test_claims_outside_the_regime_have_no_statement() -> None:
     base = '[[claim]]\nid = "c"\n' + REGIME + 'property = "tends-to"\nlimit = "0"\nattention = "usa"\nlambdas = [1.0]\n'
     tail = "rho = 0.2\nn = 4\nd = 4\n"
     texts = [
-        base.replace('geometry = "sphere"', 'geometry = "ngpt"') + tail + "beta = 1.0\n",
+        base.replace('geometry = "sphere"', 'geometry = "flat"') + tail + "beta = 1.0\n",
         base + tail + "beta = -1.0\n",
         base + tail + 'beta = 1.0\nmask = "causal"\n',
         base.replace('quantity = "cluster_gap"', 'quantity = "first_pair_gap"') + tail + "beta = 1.0\n",

@@ -49,8 +49,8 @@ EXPECTED = {
 }
 
 
-#: The decided claims in the regime of the kernel's `equiangular` form (unmasked equiangular tokens on the sphere,
-#: numbers, the shape exp(k t) of decays-like): each carries its certificate.
+#: The decided claims in the regime of the kernel's `equiangular` form (unmasked equiangular tokens on the sphere or
+#: under a normalization scheme, numbers, a shape t^p exp(k t) of decays-like): each carries its certificate.
 EQUIANGULAR = {
     "rate.softmax.faster-than-1",
     "rate.usa.positive",
@@ -60,6 +60,13 @@ EQUIANGULAR = {
     "shape.post-ln.exact-rate",
     "shape.post-ln.wrong-rate",
     "shape.repulsive",
+    "shape.post-ln.extra-power",
+    "shape.pre-ln.power-law",
+    "shape.pre-ln.one-over-t",
+    "shape.pre-ln.exponential",
+    "shape.mix-ln.power-law",
+    "shape.ngpt.exponential",
+    "shape.ngpt.power-law",
 }
 
 
@@ -74,14 +81,14 @@ def test_every_example_is_decided_as_its_comment_says(examples: dict[str, tuple[
 
 def test_every_certificate_is_accepted_by_check_cert(examples: dict[str, tuple[Verdict, dict]]) -> None:
     paths = [Path(p) for _, evidence in examples.values() for p in evidence.get("certificates", [])]
-    assert len(paths) == 16  # equality.energy-falls's among them: Theorem 11's dE/dt >= 0 denies dE/dt = -1
+    assert len(paths) == 23  # equality.energy-falls's among them: Theorem 11's dE/dt >= 0 denies dE/dt = -1
     assert any(".gram." in p for p in examples["equality.energy-falls"][1]["certificates"])
     equiangular = {
         name
         for name, (_, evidence) in examples.items()
         if any(".equiangular." in p for p in evidence.get("certificates", []))
     }
-    assert equiangular == EQUIANGULAR  # the claims on the cluster gap of equiangular tokens on the sphere, decided
+    assert equiangular == EQUIANGULAR  # the claims on the cluster gap of equiangular tokens, decided
     for path in paths:
         ok, message = verify_file(path)
         assert ok, message
