@@ -38,7 +38,9 @@ KERNEL = Path(__file__).resolve().parent / "kernel"
 #: more (two-line operation tables, `Chain.compiled` mapping its leaves by `_nested`, one Coq helper for a statement
 #: over its variables' domain, temporaries dropped): 3,286. The thirteenth session's
 #: Coq statement of a trajectory's `sometime` bound that the exact start meets (a refutation at t = 0: the term at the
-#: tokens' coordinates, no ODE; `coq.model_tree.start_problem`, 12 lines): 3,298.
+#: tokens' coordinates, no ODE; `coq.model_tree.start_problem`, 12 lines): 3,298. Then the
+#: normalization schemes in `equiangular` (each scheme's late form eps ~ C t^p e^(-r t) as data, `SCHEMES`; shapes
+#: t^p e^(k t) and (1 + t)^p read by `_shape`; 20 lines, 17 verdicts of the examples certified): 3,318.
 LIMIT = 3_320
 _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 

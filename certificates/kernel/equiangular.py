@@ -60,7 +60,8 @@ TIME, BASES = ["sym", "t"], (["sym", "t"], ["add", ["rat", "1"], ["sym", "t"]])
 #: Each normalization scheme's late form eps ~ C t^p e^(-r t), (p, r): the directions follow the sphere's trajectory
 #: at a speed sigma > 0 (cited: `identities.normalized_reduction`), nGPT's -> 1/V* (r = r*/V* = 2), Pre-LN's, Peri-LN's
 #: and Mix-LN's ~ 1/(k V* t) (p = -r*/(k V*) = -2/k, k = 1, 1, 3/4), r* = 2 V*; on the sphere (0, r*).
-SCHEMES = {"ngpt": (0, 2), "pre-ln": (-2, 0), "peri-ln": (-2, 0), "mix-ln": (Fraction(-8, 3), 0)}
+LATE_FORMS = {"ngpt": (0, 2), "pre-ln": (-2, 0), "peri-ln": (-2, 0), "mix-ln": (Fraction(-8, 3), 0)}
+SCHEMES = {name: (p, _rat(r)) for name, (p, r) in LATE_FORMS.items()}  # each rate as the facts' tree
 #: Ball precisions (bits), in order, at which a difference shown not 0 gets its sign.
 BITS = (64, 512, 4096)
 RELATION = {-1: "<", 0: "=", 1: ">"}
@@ -69,9 +70,8 @@ CITED = (
     "> 0; the scalar ODE: S(rho0) > 0 gives eps -> 0, eps e^(r* t) -> C > 0, S(rho0) < 0 eps -> n/(n - 1), S(rho0) = "
     "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows); "
     "first_pair_gap: under the causal mask token 1 attends to itself only and token 2 to tokens 1 and 2 (w_h their "
-    "weight), a closed pair that the reduction of order n = 2 describes from any start; under a normalization scheme "
-    "the directions follow the sphere's trajectory at a speed sigma > 0 whose integral diverges, eps ~ C t^p e^(-r t) "
-    "with (p, r) the scheme's (SCHEMES: nGPT r = r*/V* = 2; Pre-, Peri-LN p = -2, Mix-LN -8/3), (1 + t)^p ~ t^p"
+    "weight), a closed pair that the reduction of order n = 2 describes from any start; a normalization scheme moves "
+    "the directions along the sphere's path at a speed whose integral diverges: eps ~ C t^p e^(-r t), (1 + t)^p ~ t^p"
 )
 #: S(rho) of each lemma: both tokens of every pair move; the causal first pair's token 1 does not.
 S = {REDUCTION: "2 c", PAIR: "c"}
@@ -105,9 +105,9 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
     ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
     ok = ok and type(data["family"]) is bool and data["family"] <= (len(variables) > 0 and len(data["strengths"]) == 1)
-    scheme = (data["quantity"], data["property"] != "initial-rate", variables) == ("cluster_gap", True, {})
-    ok = ok and (data["geometry"] == "sphere" or (data["geometry"] in SCHEMES and scheme))  # every lambda_h > 0 too
-    ok = ok and (data["geometry"] == "sphere" or all(_positive(lam, variables) for lam in data["strengths"]))
+    scheme = (data["quantity"], data["property"] == "initial-rate", variables) == ("cluster_gap", False, {})
+    scheme = scheme and data["geometry"] in SCHEMES and all(_positive(s, {}) for s in data["strengths"])  # lambda_h > 0
+    ok = ok and (data["geometry"] == "sphere" or scheme)
     if not (ok and count_nodes(value, 10**4) and symbols(value) <= used):
         raise Rejected(f"{claim_id}: the statement is outside the equiangular form or names another claim")
     return data
@@ -160,8 +160,7 @@ def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[
         return [pulled, (value, limit, (0,) if holds else (-1, 1))]
     if s0 <= 0:  # eps does not tend to 0: it decays at no rate
         return [(start, zero, (1,) if holds else (-1, 0))]
-    power, rate = SCHEMES.get(data["geometry"], (0, None))  # eps ~ C t^power e^(-rate t)
-    rate = late_rate(data) if rate is None else _rat(rate)
+    power, rate = SCHEMES.get(data["geometry"]) or (0, late_rate(data))  # eps ~ C t^power e^(-rate t)
     if data["property"] == "decays-exponentially":
         return [pulled, (value, rate, (-1,) if holds else (0, 1))]
     claimed, exponent = _shape(value) if data["property"] == "decays-like" else (Fraction(0), value)
@@ -197,13 +196,11 @@ def _shape(value: list[Any]) -> tuple[Fraction, list[Any]]:
     return power or Fraction(0), rate or _rat(0)
 
 
-def _power(factor: list[Any]) -> Fraction | None:
+def _power(f: list[Any]) -> Fraction | None:
     """p of a factor t, t^p or (1 + t)^p (p an integer, or a rational of `rpow`); None for any other factor."""
-    if factor == TIME or (factor[0] == "pow" and factor[1] in BASES):
-        return Fraction(1 if factor == TIME else factor[2])
-    return (
-        parse_rational(factor[2][1]) if factor[0] == "rpow" and factor[1] in BASES and factor[2][0] == "rat" else None
-    )
+    if f == TIME or (f[0] == "pow" and f[1] in BASES):
+        return Fraction(1 if f == TIME else f[2])
+    return parse_rational(f[2][1]) if f[0] == "rpow" and f[1] in BASES and f[2][0] == "rat" else None
 
 
 def _proved(data: dict[str, Any]) -> list[list[Any]]:

