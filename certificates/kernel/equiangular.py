@@ -198,7 +198,7 @@ def _shape(value: list[Any]) -> tuple[Fraction, list[Any]]:
 
 def _power(f: list[Any]) -> Fraction | None:
     """p of a factor t, t^p or (1 + t)^p (p an integer, or a rational of `rpow`); None for any other factor."""
-    if f == TIME or (f[0] == "pow" and f[1] in BASES):
+    if f == TIME or (f[0] == "pow" and f[1] in BASES and type(f[2]) is int):
         return Fraction(1 if f == TIME else f[2])
     return parse_rational(f[2][1]) if f[0] == "rpow" and f[1] in BASES and f[2][0] == "rat" else None
 

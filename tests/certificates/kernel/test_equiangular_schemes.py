@@ -166,3 +166,17 @@ def test_coq_proves_a_scheme_s_facts(tmp_path: Path) -> None:
         assert path is not None
         proved, coq_problem = problem(check_file(path))
         assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
+
+
+@pytest.mark.parametrize("exponent", [-2.0, "-2"])
+def test_a_power_whose_exponent_is_no_integer_is_no_shape(exponent: Any) -> None:
+    """A `pow` node holds an integer exponent; a float or a string there (a hand-written tree, -2.0 or "-2", which a
+    Fraction would read as -2) is not read as a power of t: the kernel refuses the Pre-LN statement it would accept
+    with the integer -2."""
+    stated = statement(_claim("pre-ln", like("t**(-2)")), True)
+    assert stated is not None and stated["value"] == ["pow", ["sym", "t"], -2]
+    assert equiangular.check(stated, "c", equiangular.FORM, {"holds": True}, 0)
+    with pytest.raises(Rejected):
+        equiangular.check(
+            stated | {"value": ["pow", ["sym", "t"], exponent]}, "c", equiangular.FORM, {"holds": True}, 0
+        )
