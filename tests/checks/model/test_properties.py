@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 from headflow.checks.evidence.energy_rates import central_difference_energy_rate
-from headflow.checks.evidence.sampling import relative_discrepancy
 from headflow.checks.model import families
 from headflow.checks.model import field as model
 from headflow.checks.model.configuration import Configuration
@@ -38,9 +37,12 @@ def test_token_velocities_are_tangent_on_the_sphere(seed: int, attention: str) -
 @settings(max_examples=40, deadline=None)
 @given(seeds, kinds, st.sampled_from(["sphere", "flat"]))
 def test_energy_rate_matches_its_finite_difference(seed: int, attention: str, geometry: str) -> None:
+    """Within 10^-6 relatively, up to the finite difference's rounding: its stencil sums E at four states over 12 h
+    (h <= 10^-3), about 2 10^-13 E of float error, and E itself is a sum of n^2 terms; 10^-11 (1 + E) bounds both
+    (a rate of 5 10^-9 at E = 0.37, relu on the line, differed by 8 10^-15 from its difference quotient)."""
     cfg = _random(seed, attention, geometry)
-    floor = 1e-10 * (1 + model.energy(cfg))
-    assert relative_discrepancy(model.energy_rate(cfg), central_difference_energy_rate(cfg), floor) < 1e-6
+    exact, difference = model.energy_rate(cfg), central_difference_energy_rate(cfg)
+    assert abs(exact - difference) <= 1e-6 * max(abs(exact), abs(difference)) + 1e-11 * (1 + model.energy(cfg))
 
 
 @settings(max_examples=40, deadline=None)
