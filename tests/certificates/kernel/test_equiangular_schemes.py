@@ -26,6 +26,7 @@ from headflow.certificates.provers.equiangular import certify
 from headflow.certificates.statements.equiangular import statement
 from headflow.checks.rechecks import recheck
 
+from tests.certificates.kernel.test_equiangular_statements import _accepts
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
@@ -38,17 +39,6 @@ def _claim(geometry: str, line: str, attention: str = "softmax", lambdas: str = 
     )
     (claim,) = parse_claims(text)
     return claim
-
-
-def _accepts(claim: Any, holds: bool) -> bool:
-    """Whether the kernel accepts the statement that the claim holds (or fails); False when there is none."""
-    if (stated := statement(claim, holds)) is None:
-        return False
-    try:
-        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds}, 0)
-    except Rejected:
-        return False
-    return True
 
 
 def like(shape: str) -> str:
