@@ -136,10 +136,7 @@ def covered(claim: DynamicsClaim) -> bool:
         and {s.name for s in claim.target.free_symbols}
         <= names | ({TIME.name} if claim.property == "decays-like" else set())
         and (options["tokens"], options["heads"]) == ("equiangular", "scalar")
-        and (
-            options["geometry"] == "sphere"
-            or (options["geometry"] in equiangular.SCHEMES and claim.quantity == "cluster_gap")
-        )
+        and options["geometry"] in ("sphere", *equiangular.SCHEMES)  # the kernel says where a scheme is stated
         and (pair if claim.quantity == "first_pair_gap" else options.get("mask") is None)
         and options.get("values", "aligned") == "aligned"
         and "interaction" not in options

@@ -11,6 +11,7 @@ scheme, a geometry it does not know.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,15 @@ def test_a_power_whose_exponent_is_no_integer_is_no_shape(exponent: Any) -> None
         equiangular.check(
             stated | {"value": ["pow", ["sym", "t"], exponent]}, "c", equiangular.FORM, {"holds": True}, 0
         )
+
+
+def test_the_kernel_s_late_forms_are_the_reduction_s() -> None:
+    """The kernel's table (it imports nothing from `identities`) against the derivation it cites: every scheme of
+    `identities.normalized_reduction`, nGPT's rate r*/V* = 2 and the others' power p = -r*/(k V*) = -2/k (r* = 2 V*)."""
+    from headflow.identities import normalized_reduction
+
+    expected = {
+        name: (0, 2) if k is None else (Fraction(-2) / Fraction(str(k)), 0)
+        for name, (_, k) in normalized_reduction.SCHEMES.items()
+    }
+    assert expected == equiangular.LATE_FORMS
