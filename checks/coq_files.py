@@ -121,7 +121,8 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
     answer = run.compile_source(text, seconds, **guard)
-    status = _status(answer.status, str((checked.certificate or {}).get("kind")))
+    data = checked.certificate or {}
+    status = _status(answer.status, str(data.get("kind")), "lyapunov" in data.get("payload", {}))
     message = answer.message
     on_disk = coq_path(certificate)
     if on_disk.exists() and on_disk.read_text(encoding="utf-8", errors="replace") != text:
@@ -129,13 +130,14 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
     return CoqCheck(status, message, answer.seconds)
 
 
-def _status(compiled: str, kind: str) -> str:
+def _status(compiled: str, kind: str, spectral: bool = False) -> str:
     """The re-check's status from coqc's answer: a failed proof rejects a certificate whose data the proof checks
     (witnesses, enclosures), but not an smt, cover, convexity or equilibrium certificate, whose Coq proof is a
     tactic's search (a cover's boxes and a convexity chain's intervals are Interval's to prove, without the kernel's
-    boxes; a zero velocity `ring`'s or `field`'s); an accepted equilibrium file is PARTIAL."""
+    boxes; a zero velocity `ring`'s or `field`'s); an accepted equilibrium file is PARTIAL unless its payload has the
+    Lyapunov matrix (`spectral`: the kernel then states the spectrum too, `model_tree.SPECTRUM`)."""
     if compiled == "accepted":
-        return PARTIAL if kind == "equilibrium" else RECHECKED
+        return PARTIAL if kind == "equilibrium" and not spectral else RECHECKED
     if compiled == "timeout" or kind in ("smt", "interval-cover", "convexity", "equilibrium"):
         return UNPROVED
     return REJECTED
