@@ -31,8 +31,9 @@ from headflow.checks import kernel_checks
 #: kernel's monotone steps and centred forms; Coquelicot's `auto_derive`) did not go through, which says nothing about
 #: the statement; check-cert's re-check stands alone.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
-#: An equilibrium's file states its zero velocity only (`model_tree.equilibrium_problem`): coqc's acceptance does not
-#: make Coq an independent checker of the claim, whose spectrum (the index, the stability) is check-cert's alone.
+#: An equilibrium's file without the writer's Lyapunov matrix states its zero velocity only
+#: (`model_tree.equilibrium_problem`): coqc's acceptance does not make Coq an independent checker of the claim, whose
+#: spectrum (the index, the stability) is then check-cert's alone. With it the file states the spectrum too (RECHECKED).
 #: Why: the theorem the check-cert side rests on is not formalized in the Coq libraries the re-check uses.
 UNFORMALIZED = "has no formalization in Coq's standard library, Interval or Coquelicot"
 PARTIAL = f"zero velocity re-checked by Coq, the spectrum not (counting eigenvalues by Gershgorin discs {UNFORMALIZED})"
@@ -42,7 +43,7 @@ UNPROVED = "not re-checked by Coq"
 UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
     f"point, {UNFORMALIZED}), or at tokens that are not unit rationals: no exact Coq term (at an exact centre Coq "
-    "states the zero velocity; the spectrum stays check-cert's)",
+    "states the zero velocity, and the spectrum with the writer's Lyapunov matrix)",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }
