@@ -31,8 +31,9 @@ from headflow.checks import kernel_checks
 #: kernel's monotone steps and centred forms; Coquelicot's `auto_derive`) did not go through, which says nothing about
 #: the statement; check-cert's re-check stands alone.
 RECHECKED, REJECTED, UNTRANSLATABLE = "re-checked by Coq", "rejected by Coq", "not translatable"
-#: An equilibrium's file states its zero velocity only (`model_tree.equilibrium_problem`): coqc's acceptance does not
-#: make Coq an independent checker of the claim, whose spectrum (the index, the stability) is check-cert's alone.
+#: An equilibrium's file without the writer's Lyapunov matrix states its zero velocity only
+#: (`model_tree.equilibrium_problem`): coqc's acceptance does not make Coq an independent checker of the claim, whose
+#: spectrum (the index, the stability) is then check-cert's alone. With it the file states the spectrum too (RECHECKED).
 #: Why: the theorem the check-cert side rests on is not formalized in the Coq libraries the re-check uses.
 UNFORMALIZED = "has no formalization in Coq's standard library, Interval or Coquelicot"
 PARTIAL = f"zero velocity re-checked by Coq, the spectrum not (counting eigenvalues by Gershgorin discs {UNFORMALIZED})"
@@ -42,7 +43,7 @@ UNPROVED = "not re-checked by Coq"
 UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
     f"point, {UNFORMALIZED}), or at tokens that are not unit rationals: no exact Coq term (at an exact centre Coq "
-    "states the zero velocity; the spectrum stays check-cert's)",
+    "states the zero velocity, and the spectrum with the writer's Lyapunov matrix)",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }
@@ -121,7 +122,8 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
     except Exception as exc:  # any other failure on hostile input is a rejection, never a crash
         return CoqCheck(REJECTED, f"malformed certificate: {type(exc).__name__}: {str(exc)[:120]}")
     answer = run.compile_source(text, seconds, **guard)
-    status = _status(answer.status, str((checked.certificate or {}).get("kind")))
+    data = checked.certificate or {}
+    status = _status(answer.status, str(data.get("kind")), "lyapunov" in data.get("payload", {}))
     message = answer.message
     on_disk = coq_path(certificate)
     if on_disk.exists() and on_disk.read_text(encoding="utf-8", errors="replace") != text:
@@ -129,13 +131,14 @@ def check(certificate: Path, seconds: float = run.SECONDS, checked: CheckResult 
     return CoqCheck(status, message, answer.seconds)
 
 
-def _status(compiled: str, kind: str) -> str:
+def _status(compiled: str, kind: str, spectral: bool = False) -> str:
     """The re-check's status from coqc's answer: a failed proof rejects a certificate whose data the proof checks
     (witnesses, enclosures), but not an smt, cover, convexity or equilibrium certificate, whose Coq proof is a
     tactic's search (a cover's boxes and a convexity chain's intervals are Interval's to prove, without the kernel's
-    boxes; a zero velocity `ring`'s or `field`'s); an accepted equilibrium file is PARTIAL."""
+    boxes; a zero velocity `ring`'s or `field`'s); an accepted equilibrium file is PARTIAL unless its payload has the
+    Lyapunov matrix (`spectral`: the kernel then states the spectrum too, `model_tree.SPECTRUM`)."""
     if compiled == "accepted":
-        return PARTIAL if kind == "equilibrium" else RECHECKED
+        return PARTIAL if kind == "equilibrium" and not spectral else RECHECKED
     if compiled == "timeout" or kind in ("smt", "interval-cover", "convexity", "equilibrium"):
         return UNPROVED
     return REJECTED

@@ -170,8 +170,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     entry = None if "instance" in payload else table().get(claim_id)  # with an instance: a claims file's claim
     if entry is not None and (why := registry_failure(entry, stated)):
         raise Rejected(f"not a statement of the registry's claim {claim_id}: {why}")
-    keys = ({"witness"} if witness else eq.PAYLOAD_KEYS) | (set() if entry else {"instance"})
-    require_keys(payload, keys, f"{kind} payload")
+    keys = {"witness"} if witness else eq.PAYLOAD_KEYS | {"lyapunov"} & {*payload}  # lyapunov: Coq's (coq.model_tree)
+    require_keys(payload, keys | (set() if entry else {"instance"}), f"{kind} payload")
     tokens = "" if stated.grams is None else f"the unit tokens with the block Gram matrices {json.dumps(data['grams'])}"
     sizes, m, w = [len(b) for b in stated.blocks], json.dumps(data["scores"]), json.dumps(data["values"])
     heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"

@@ -16,7 +16,7 @@ from .. import equiangular, inner_products, model_statements, real_encoding, rea
 from ..exprtree import symbols
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
-from .model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, moving_problem, start_problem, witness_problem
+from .model_tree import EXACT_FACTS, equilibrium_problem, moving_problem, start_problem, witness_problem
 from .statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 
 
@@ -49,7 +49,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == ("equilibrium", None, "witness"):  # the statement's configuration moves
         return checked.proved, moving_problem(statement)
     if form == ("equilibrium", None, "equilibrium"):  # the statement's tokens are the centre's: its kernel check
-        return f"{SPECTRUM_LEFT}; {checked.proved}", equilibrium_problem(payload)
+        left, built = equilibrium_problem(payload)
+        return f"{left}; {checked.proved}", built
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE
         return checked.proved, start_problem(statement, claim_id)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")

@@ -34,18 +34,24 @@ which the Coq text does not mention as matrices: check-cert's own re-check (`mod
 exactly with Fractions before this problem is built, and the file's header says so.
 """
 
+import functools
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from .. import equilibrium, equilibrium_statements as es, trajectory
 from ..ball_model import stated_delta
+from ..derivatives import derivative
 from ..exact import ball_of, holds
-from ..exact_data import dot
+from ..exact_data import ExactConfiguration, dot
+from ..exprtree import fold, symbols
 from ..model_chain import Chain, add, mul, tree_of, vector_dot
 from ..model_statements import witness_configuration
 from ..model_terms import STATED
 from ..model_values import Trees, given_rows, witnessed
+from ..operator_norm import rational_matrix
+from ..recheck import Rejected
 from .statements import NotTranslatable, PointProblem
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
@@ -58,6 +64,11 @@ MAX_SIZE = 512
 EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational data by check-cert, not restated in Coq"
 #: What an equilibrium's Coq file leaves to check-cert (the header's first words).
 SPECTRUM_LEFT = "Coq states the zero velocity; the spectrum (Gershgorin discs of the Jacobian) is check-cert's alone"
+#: What an equilibrium's Coq file with the spectrum (`_spectrum_problem`) leaves to the reader (the header's start).
+SPECTRUM = "Coq states the zero velocity, M K = 0 and |Q - I|_F < 1; what it leaves to the reader is in docs/coq.md"
+#: The spectrum's last conjunct (its comment in the Theorem): what it gives and the theorems that the reader accepts.
+FROBENIUS = "|Q - I|_F^2 < 1 for Q = M'^T X + X M', M' = M - K K^T: Q > 0, and with M K = 0 (K of rank r), "
+FROBENIUS += "Ostrowski-Schneider, Sylvester, block-triangular spectra: M has r zeros, X's inertia minus r negatives"
 
 
 def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
@@ -100,14 +111,73 @@ def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def equilibrium_problem(payload: dict[str, Any]) -> PointProblem:
-    """The Coq problem of an equilibrium certificate that check-cert accepted, when its equilibrium is its centre (no
-    point: the fixed set has dimension 0) at unit rational tokens: every velocity coordinate is 0, over the chain."""
+def equilibrium_problem(payload: dict[str, Any]) -> tuple[str, PointProblem]:
+    """(what the file leaves to others, the Coq problem) of an equilibrium certificate that check-cert accepted, when
+    its equilibrium is its centre (no point: the fixed set has dimension 0) at unit rational tokens: every velocity
+    coordinate is 0, over the chain; with the writer's `lyapunov` matrix also the spectrum (`_spectrum_problem`)."""
     chain = Chain(equilibrium.problem_of(payload).cfg)
     if payload["point"] or any(equilibrium.dot(x, x) != 1 for x in chain.cfg.tokens):
         raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
-    rows = [{"name": "velocity", "expression": tree_of(v), "relation": "="} for x in chain.velocities() for v in x]
-    return PointProblem({}, rows, tuple(chain.definitions))
+    if "lyapunov" in payload:
+        return SPECTRUM, _spectrum_problem(chain.cfg, payload)
+    rows = [_row("velocity", v, "=") for x in chain.velocities() for v in x]
+    return SPECTRUM_LEFT, PointProblem({}, rows, tuple(chain.definitions))
+
+
+def _row(name: str, value: Any, relation: str) -> dict[str, Any]:
+    return {"name": name, "expression": tree_of(value), "relation": relation}
+
+
+def _power(base: Any, k: int) -> Any:
+    return base**k if isinstance(base, Fraction) else ["pow", tree_of(base), k]
+
+
+def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> PointProblem:
+    """Zero velocity and the spectrum at tokens +-e_k, over the chain of symbolic tokens x_i_k at their values (each
+    tree folded: a rational, or a definition), each definition's D{b}_name its derivative along the b-th tangent
+    coordinate (forward mode, `derivatives.derivative`): M (a, b) = D{b}_xdot_a is the tangent Jacobian; the orbit
+    directions K_c (A_c x_i at the tangent coordinates) give M K_c = 0, and Q = M'^T X + X M' with M' = M - K K^T
+    has |Q - I|_F^2 < 1 (Q positive definite). X is the payload's `lyapunov`: symmetric, nonsingular, with negative +
+    zeros negative eigenvalues and positive positive ones (Descartes' rule of signs on its characteristic polynomial,
+    whose roots are real), checked here; Rejected otherwise."""
+    n, d, counts, r = cfg.n, len(cfg.tokens[0]), payload["spectrum"], len(payload["orbit"])
+    if any(sorted(map(abs, x)) != [0] * (d - 1) + [1] for x in cfg.tokens):
+        raise NotTranslatable("a spectrum in Coq needs tokens +-e_k (coordinate tangent spaces)")
+    tangent = [(i, k) for i, x in enumerate(cfg.tokens) for k in range(d) if not x[k]]
+    N, env = len(tangent), {f"x_{i}_{k}": v for i, x in enumerate(cfg.tokens) for k, v in enumerate(x)}
+    Xm = rational_matrix(X := equilibrium.array(payload["lyapunov"], (N, N), "lyapunov"))
+    poly = Xm.charpoly().coeffs()  # det(tI - X) from t^0: its sign changes count its positive roots (all are real)
+    changes = sum(a * b < 0 for a, b in itertools.pairwise([c for c in poly if c]))
+    if Xm != Xm.transpose() or not poly[0] or (changes, N - changes) != (counts["positive"], counts["negative"] + r):
+        raise Rejected("the lyapunov matrix is not symmetric with the counts' inertia (negative + zeros, positive)")
+    chain, definitions = Chain(replace(cfg, tokens=[[["sym", f"x_{i}_{k}"] for k in range(d)] for i in range(n)])), []
+    rules = {"rat": Fraction, "sym": env.__getitem__, "add": lambda *v: add(list(v)), "pow": _power}
+    rules |= {"exp": lambda a: ["exp", tree_of(a)], "div": lambda a, b: mul(a, _power(b, -1))}
+    rules |= {"mul": lambda *v: functools.reduce(mul, v)}
+
+    def named(name: str, tree: Any) -> None:  # the tree at the tokens' values: a rational, or a definition
+        env[name] = value = fold(tree_of(tree), rules)
+        if not isinstance(value, Fraction):
+            definitions.append((name, value))
+            env[name] = ["sym", name]
+
+    for name, tree in chain.definitions if chain.velocities() else []:  # the velocities' and their definitions
+        named(name, tree)
+    for b, at in enumerate(tangent):
+        env |= {f"D{b}_x_{i}_{k}": Fraction((i, k) == at) for i in range(n) for k in range(d)}
+        for name, tree in chain.definitions:
+            terms = (["mul", derivative(tree, s), ["sym", f"D{b}_{s}"]] for s in sorted(symbols(tree)))
+            named(f"D{b}_{name}", ["add", ["rat", "0"], *terms])
+    M = [[env[f"D{b}_xdot_{i}_{k}"] for b in range(N)] for i, k in tangent]
+    K = [[dot(A[k], cfg.tokens[i]) for i, k in tangent] for A in equilibrium.array(payload["orbit"], (r, d, d), "")]
+    rows = [_row("velocity", env[f"xdot_{i}_{k}"], "=") for i in range(n) for k in range(d)]
+    rows += [_row(f"M K_{c}, row {a}", vector_dot(Ma, Kc), "=") for c, Kc in enumerate(K) for a, Ma in enumerate(M)]
+    S = [[add([M[a][b], -sum(Kc[a] * Kc[b] for Kc in K)]) for b in range(N)] for a in range(N)]  # M' = M - K K^T
+    for p, q in itertools.combinations_with_replacement(range(N), 2):
+        named(f"Q_{p}_{q}", add([t for a in range(N) for t in (mul(X[a][q], S[a][p]), mul(X[p][a], S[a][q]))]))
+    E = [add([env[f"Q_{min(p, q)}_{max(p, q)}"], Fraction(-(p == q))]) for p in range(N) for q in range(N)]
+    frobenius = add([Fraction(1), mul(Fraction(-1), add([mul(e, e) for e in E]))])
+    return PointProblem({}, [*rows, _row(FROBENIUS, frobenius, ">")], tuple(definitions))
 
 
 def moving_problem(data: dict[str, Any]) -> PointProblem:
