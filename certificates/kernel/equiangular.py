@@ -269,9 +269,8 @@ def instance(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     sides, names = variable_sides(statement["variables"], 16, "variables")
     point = {name: parse_rational(q) for name, q in require_keys(statement["point"], names, "the point").items()}
     with precision(POINT_PRECISION):
-        inside = Region(tuple(sides)).contains(point)
-    if statement["holds"] or statement["family"] or inside is None:
-        raise Rejected(f"{claim_id}: a refutation at a point needs fixed heads and the point in the domain")
+        if statement["holds"] or statement["family"] or Region(tuple(sides)).contains(point) is None:
+            raise Rejected(f"{claim_id}: a refutation at a point needs fixed heads and the point in the domain")
     at = {name: _rat(q) for name, q in point.items()}
     data = {key: at[statement[key]][1] if statement[key] in at else statement[key] for key in ("n", "beta", "rho0")}
     data["strengths"] = [at[s][1] if s in at else s for s in statement["strengths"]]
