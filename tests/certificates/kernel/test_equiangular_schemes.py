@@ -45,7 +45,7 @@ def _accepts(claim: Any, holds: bool) -> bool:
     if (stated := statement(claim, holds)) is None:
         return False
     try:
-        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds}, 0)
+        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds, "point": None}, 0)
     except Rejected:
         return False
     return True
