@@ -43,10 +43,12 @@ from typing import Any
 from . import inner_products, registry_statements
 from .exact import precision
 from .exp_field import ExpNumber
-from .exprtree import count_nodes, evaluate, parse_rational, rational_tree as _rat, symbols
+from .exprtree import count_nodes, evaluate, parse_rational, rational_tree as _rat, substitute, symbols
 from .interaction import formal_zero
 from .model_chain import compiled_in, mul, tree_of
+from .real_statements import POINT_PRECISION, variable_sides
 from .recheck import Rejected, require_keys, require_list
+from .regions import Region
 from .tree_text import term_text
 
 FORM = "equiangular"
@@ -54,7 +56,7 @@ REDUCTION, PAIR = "lemma.equiangular-pair", "lemma.causal-pair"
 PROPERTIES = ("tends-to", "decays-at-rate", "decays-exponentially", "initial-rate", "decays-like")
 DATA = ("n", "beta", "strengths", "rho0", "geometry", "family", "variables")
 KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
-KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds")
+KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds", "point")
 #: A shape's time t and 1 + t (`_shape`: (1 + t)^p / t^p -> 1).
 TIME, BASES = ["sym", "t"], (["sym", "t"], ["add", ["rat", "1"], ["sym", "t"]])
 #: Each normalization scheme's late form eps ~ C t^p e^(-r t), (p, r): the directions follow the sphere's trajectory
@@ -229,6 +231,8 @@ def _proved(data: dict[str, Any]) -> list[list[Any]]:
 
 def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
     """The relations a < b, a = b or a > b found for the obligations, each one the verdict needs (Rejected else)."""
+    if statement.get("point") is not None:  # a refutation at a point of the domain: the statement there
+        return facts(instance(statement, claim_id), claim_id)
     data = _data(statement, claim_id)
     if data["variables"] or data["quantity"] == "attention_entropy":
         return _proved(data)
@@ -242,20 +246,35 @@ def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """The reduction's lemma re-checked, then every fact the verdict needs (`facts`)."""
-    if kind != FORM or payload != {"holds": statement.get("holds")}:
+    if kind != FORM or payload != {key: statement.get(key) for key in ("holds", "point")}:
         raise Rejected(f"{claim_id}: an equiangular statement is proved by an {FORM} certificate with its `holds`")
     shown = "; ".join(f"{term_text(a)} {op} {term_text(b)}" for op, a, b in facts(statement, claim_id))
-    lemma = lemma_of(statement)
+    lemma, at = lemma_of(statement), statement["point"] or {}
     inner_products.check(registry_statements.table()[lemma], lemma, {}, seconds)
     data = ", ".join(f"{key} = {statement[key]}" for key in DATA[:5])
     for v in statement["variables"]:  # each variable's domain, as its bounds say
         ends = [term_text(v[end]) if v[end] else inf for end, inf in (("low", "-oo"), ("high", "oo"))]
         data += f"; {ends[0]} {('<=', '<')[v['low_open']]} {v['name']} {('<=', '<')[v['high_open']]} {ends[1]}"
         data += " integer" * v["integer"]
+    data += "".join(f"{'; at the point' if k == 0 else ','} {name} = {q}" for k, (name, q) in enumerate(at.items()))
     summed = statement["family"] and statement["quantity"] != "attention_entropy"
     value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
     claim = f"{statement['quantity']} {statement['property']} {value} ({data}) {('fails', 'holds')[statement['holds']]}"
     return f"{claim}: by {lemma} with S(rho) = {S[lemma]} sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"
+
+
+def instance(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
+    """The refuted statement at its point (fixed heads only), its data the point's numbers, once the point is shown in
+    the variables' domain (every bound exactly or by balls, as a counterexample's of form `real`)."""
+    sides, names = variable_sides(statement["variables"], 16, "variables")
+    point = {name: parse_rational(q) for name, q in require_keys(statement["point"], names, "the point").items()}
+    with precision(POINT_PRECISION):
+        if statement["holds"] or statement["family"] or Region(tuple(sides)).contains(point) is None:
+            raise Rejected(f"{claim_id}: a refutation at a point needs fixed heads and the point in the domain")
+    at = {name: _rat(q) for name, q in point.items()}
+    data = {key: at[statement[key]][1] if statement[key] in at else statement[key] for key in ("n", "beta", "rho0")}
+    data["strengths"] = [at[s][1] if s in at else s for s in statement["strengths"]]
+    return statement | data | {"value": substitute(statement["value"], at), "variables": [], "point": None}
 
 
 def lemma_of(statement: dict[str, Any]) -> str:

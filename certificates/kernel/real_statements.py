@@ -129,9 +129,25 @@ def read_region(statement: dict[str, Any]) -> Region:
     named once, each bound over the variables before it, the formulas over the variables."""
     constant = "expression" in statement
     recheck.require_keys(statement, CONSTANT_KEYS if constant else RELATION_KEYS, f"statement of form {FORM}")
-    sides, known = [], set()
     most, what = (0, "a constant's variables") if constant else (MAX_VARIABLES, "variables")
-    for variable in recheck.require_list(statement["variables"], most, what):
+    sides, known = variable_sides(statement["variables"], most, what)
+    for part in ("expression",) if constant else ("lhs", "rhs"):
+        _term(statement[part], known, part)
+    if constant and not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
+        raise Rejected("a constant's interval needs low <= high")
+    recheck.require_choices(statement, {} if constant else {"op": RELATION}, "the relation's")
+    for condition in recheck.require_list(statement["conditions"], fmt.MAX_CONDITIONS, "conditions"):
+        recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
+        recheck.require_choices(condition, {"relation": SETTLING}, "definedness condition")
+        _term(condition["expression"], known, "a definedness condition")
+    return Region(tuple(sides))
+
+
+def variable_sides(variables: object, most: int, what: str) -> tuple[list[Side], set[str]]:
+    """(the sides of a region, the names) of a statement's variables: each shape, bound and relation checked,
+    variables named once, each bound over the variables before it (also an `equiangular` statement's)."""
+    sides, known = [], set()
+    for variable in recheck.require_list(variables, most, what):
         recheck.require_keys(variable, VARIABLE_KEYS, "variable")
         name = variable["name"]
         if not isinstance(name, str) or not IDENTIFIER.match(name) or name in known:
@@ -143,16 +159,7 @@ def read_region(statement: dict[str, Any]) -> Region:
             raise Rejected(f"variable {name}: only a bound can be open")
         sides.append(Side(name, variable["integer"], *bounds, variable["low_open"], variable["high_open"]))
         known.add(name)
-    for part in ("expression",) if constant else ("lhs", "rhs"):
-        _term(statement[part], known, part)
-    if constant and not parse_rational(statement["low"]) <= parse_rational(statement["high"]):
-        raise Rejected("a constant's interval needs low <= high")
-    recheck.require_choices(statement, {} if constant else {"op": RELATION}, "the relation's")
-    for condition in recheck.require_list(statement["conditions"], fmt.MAX_CONDITIONS, "conditions"):
-        recheck.require_keys(condition, {"expression", "relation"}, "definedness condition")
-        recheck.require_choices(condition, {"relation": SETTLING}, "definedness condition")
-        _term(condition["expression"], known, "a definedness condition")
-    return Region(tuple(sides))
+    return sides, known
 
 
 def _term(tree: object, known: set[str], what: str) -> None:

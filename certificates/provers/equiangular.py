@@ -1,7 +1,8 @@
 """Certificates of claims on the cluster gap of equiangular tokens (kind and form `equiangular`).
 
 The statement is `certificates.statements.equiangular.statement` (the one `check-cert --claims` elaborates); the
-payload says only whether the claim holds, which the statement says too. The writer runs the kernel's check first
+payload says only whether the claim holds and the point a refutation is at (None otherwise), which the statement says
+too (`check-cert --claims` elaborates the statement from them). The writer runs the kernel's check first
 and writes nothing it would reject.
 """
 
@@ -18,10 +19,10 @@ from headflow.certificates.statements.equiangular import registry_statement, sta
 from headflow.certificates.store import write_certificate
 
 
-def certify(claim: DynamicsClaim, holds: bool, directory: Path) -> Path | None:
-    """The certificate that the claim holds (or fails), once the kernel's check accepted it; None when the form does
-    not state the claim or the kernel refuses it."""
-    return _certified(claim.id, statement(claim, holds), embedded(claim), directory)
+def certify(claim: DynamicsClaim, holds: bool, directory: Path, point: dict[str, str] | None = None) -> Path | None:
+    """The certificate that the claim holds (or fails, at `point` of its parameters when given), once the kernel's
+    check accepted it; None when the form does not state the claim or the kernel refuses it."""
+    return _certified(claim.id, statement(claim, holds, point), embedded(claim), directory)
 
 
 def accepted(claim: DynamicsClaim, holds: bool) -> bool:
@@ -39,13 +40,16 @@ def _certified(
 ) -> Path | None:
     if stated is None or not _checked(claim_id, stated):
         return None
-    return write_certificate(directory, claim_id, equiangular.FORM, {"holds": stated["holds"]}, claim, stated)
+    return write_certificate(directory, claim_id, equiangular.FORM, _payload(stated), claim, stated)
 
 
 def _checked(claim_id: str, stated: dict[str, Any] | None) -> bool:
     try:
-        return stated is not None and bool(
-            equiangular.check(stated, claim_id, equiangular.FORM, {"holds": stated["holds"]}, 0)
-        )
+        return stated is not None and bool(equiangular.check(stated, claim_id, equiangular.FORM, _payload(stated), 0))
     except Rejected:
         return False
+
+
+def _payload(stated: dict[str, Any]) -> dict[str, Any]:
+    """What the payload says: whether the claim holds, and the point it fails at (the statement's own)."""
+    return {"holds": stated["holds"], "point": stated["point"]}

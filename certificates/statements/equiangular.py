@@ -15,6 +15,7 @@ causal first pair, x moving with P_x(F x) and y with P_y(D y + O x), has d<x, y>
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -147,10 +148,10 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
-    """The statement that the claim holds (or, `holds` false, that it fails), or None when the form does not state
-    it (`covered`; a number past what a certificate records; a claimed sum over heads that is not a sum of one
-    per-head summand)."""
+def statement(claim: DynamicsClaim, holds: bool, point: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """The statement that the claim holds (or, `holds` false, that it fails; at `point`, the values of some of the
+    claim's parameters, when it fails there), or None when the form does not state it (`covered`; a number past what
+    a certificate records; a claimed sum over heads that is not a sum of one per-head summand)."""
     if not covered(claim):
         return None
     options = claim.options
@@ -165,8 +166,8 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
         variables = [variable_data(claim, s, domain.get(s.name), names) for s in claim.order if s in used]
     except TreeError:
         return None
-    if value is None:
-        return None
+    if value is None or (point is not None and any(v["name"] not in point for v in variables)):
+        return None  # no value, or a point that misses a variable
     return {
         "form": equiangular.FORM,
         "claim": claim.id,
@@ -182,7 +183,16 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
         "property": claim.property,
         "value": value,
         "holds": holds,
+        "point": None if point is None else {v["name"]: point[v["name"]] for v in variables},
     }
+
+
+def point_data(point: dict[Any, Any]) -> dict[str, str] | None:
+    """A parameter point of a quantified claim (symbol -> exact rational) as a statement's `point`; None when a value
+    is a list (a family's per-head strengths: a refutation at a point has fixed heads) or no exact rational."""
+    if not all(isinstance(value, Fraction | int) for value in point.values()):
+        return None
+    return {str(symbol): rational_text(Fraction(value)) for symbol, value in point.items()}
 
 
 def _datum(value: object) -> str:

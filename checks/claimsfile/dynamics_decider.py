@@ -51,6 +51,7 @@ from headflow.certificates.statements.dynamics import (
     searched_quantity,
     with_given_matrices,
 )
+from headflow.certificates.statements.equiangular import point_data
 from headflow.certificates.statements.pointwise import REGION_PROPERTIES
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile import beta_orders, trajectory_certificates
@@ -160,20 +161,22 @@ def decide_dynamics(claim: DynamicsClaim, ctx: Context) -> Outcome:
         return with_equiangular_certificate(claim, sweep.proved, ctx)
     for point, on_boundary, instance in sweep.instances():
         refuted = sweep.record(point, on_boundary, decide_closed(instance, ctx))
-        if refuted is not None:
-            return refuted
+        if refuted is not None:  # its certificate states the claim over its domain, failing at the point
+            return with_equiangular_certificate(claim, refuted, ctx, point_data(point))
     return sweep.outcome()
 
 
-def with_equiangular_certificate(claim: DynamicsClaim, outcome: Outcome, ctx: Context) -> Outcome:
+def with_equiangular_certificate(
+    claim: DynamicsClaim, outcome: Outcome, ctx: Context, point: dict[str, str] | None = None
+) -> Outcome:
     """A PROVED or REFUTED outcome with the `equiangular` certificate of its verdict, when that form states the claim
-    (the cluster gap of equiangular tokens, at numbers or, proved, over the domain's variables) and the kernel's check
-    accepts it; INCONCLUSIVE when the kernel accepts the opposite verdict (the route and the kernel disagree: neither
-    is taken); any other unchanged."""
+    (the cluster gap of equiangular tokens, at numbers or over the domain's variables: proved, or refuted at `point`)
+    and the kernel's check accepts it; INCONCLUSIVE when the kernel accepts the opposite verdict (the route and the
+    kernel disagree: neither is taken); any other unchanged."""
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
     holds = outcome.verdict is Verdict.PROVED
-    path = equiangular.certify(claim, holds, certificate_directory(ctx.certificate_dir))
+    path = equiangular.certify(claim, holds, certificate_directory(ctx.certificate_dir), point)
     if path is None and equiangular.accepted(claim, not holds):
         notes = f"the kernel's equiangular check proves the opposite of {outcome.verdict.value}: neither is taken"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)

@@ -13,7 +13,7 @@ time: a `.v` file next to a certificate is for reading, never what is compiled.
 from typing import Any
 
 from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
-from ..exprtree import symbols
+from ..exprtree import parse_rational, rational_tree, substitute, symbols
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
 from .model_tree import EXACT_FACTS, equilibrium_problem, moving_problem, start_problem, witness_problem
@@ -40,8 +40,11 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         gram = registry_statements.implying_identity(statement) if form[0] == "model" else statement
         return checked.proved, identities(gram)
     if form == (equiangular.FORM, None, equiangular.FORM):  # the reduction's identity, then the facts as found
-        facts = enumerate(equiangular.facts(statement, claim_id), start=1)
-        found = [_over_domain(statement["variables"], f"fact{k}", fact) for k, fact in facts]
+        at = {name: rational_tree(parse_rational(q)) for name, q in (statement["point"] or {}).items()}
+        facts = enumerate(equiangular.facts(statement, claim_id), start=1)  # a refutation at a point: at numbers
+        found = [_over_domain([] if at else statement["variables"], f"fact{k}", fact) for k, fact in facts]
+        inside = substitute(["and", *real_encoding.bound_facts(statement["variables"], lambda bound: bound)], at)
+        found += [UniversalStatement("point", [], [], inside)] if at else []  # the point lies in the domain
         return checked.proved, identities(registry_statements.table()[equiangular.lemma_of(statement)]) + found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)

@@ -51,7 +51,7 @@ def _accepts(claim: Any, holds: bool) -> bool:
     if (stated := statement(claim, holds)) is None:
         return False
     try:
-        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds}, 0)
+        equiangular.check(stated, claim.id, equiangular.FORM, {"holds": holds, "point": stated["point"]}, 0)
     except Rejected:
         return False
     return True
@@ -178,8 +178,8 @@ def test_a_claims_file_run_writes_certificates_held_to_the_file(tmp_path: Path) 
     found = {p.name.split(".")[0]: p for p in certificates_of(text, tmp_path).values() if ".equiangular." in p.name}
     assert set(found) == {"exact", "wrong"}
     claims = {claim.id: claim for claim in parse_claims(text)}
-    assert json.loads(found["exact"].read_text())["payload"] == {"holds": True}
-    assert json.loads(found["wrong"].read_text())["payload"] == {"holds": False}
+    assert json.loads(found["exact"].read_text())["payload"] == {"holds": True, "point": None}
+    assert json.loads(found["wrong"].read_text())["payload"] == {"holds": False, "point": None}
     for path in found.values():
         assert recheck(path, claims=claims, read_claim=True).ok
     edited = {claim.id: claim for claim in parse_claims(text.replace('rate = "2"\n', 'rate = "3"\n'))}
@@ -407,11 +407,12 @@ def test_huge_statements_are_refused_by_counted_limits() -> None:
     primes = [p for p in range(2, 140) if all(p % q for q in range(2, p))][:32]
     data = {"attention": "softmax", "n": "5", "beta": "1", "strengths": [f"1/{p}" for p in primes], "rho0": "1/3"}
     data |= {"family": False, "variables": [], "quantity": "cluster_gap", "property": "tends-to", "holds": True}
+    data |= {"point": None}
     statement = {"form": "equiangular", "claim": "c", **data, "value": ["rat", "0"]}
     for value in (["rat", "0"], ["add", *[["rat", "0"]] * 20_000]):
         certificate = {"claim_id": "c", "statement": statement | {"value": value}, "kind": "equiangular"}
         with pytest.raises((Rejected, ValueError)):
-            check(certificate | {"payload": {"holds": True}}, 0)
+            check(certificate | {"payload": {"holds": True, "point": None}}, 0)
 
 
 @pytest.mark.parametrize(("rate", "holds"), [("3.0", True), ("2*1.5", True), ("3.0000000000000001", False)])
@@ -472,3 +473,73 @@ def test_coq_proves_the_causal_pair(tmp_path: Path) -> None:
     assert path is not None
     proved, coq_problem = problem(check_file(path))
     assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
+
+
+# ---------------------------------------------------------------- a quantified claim refuted at a point of its domain
+
+#: quantified.toml's heads 1 and mu in [-3, 0] (usa, n = 4, beta = 1, rho0 = 1/10): S(rho0) = (e^(1/10) + mu
+#: e^(mu/10))/2, negative at mu = -3 (the gap tends to 4/3, not 0), positive at mu = -6/5 (the claim holds there).
+MIXED = claims_of((EXAMPLES / "quantified.toml").read_text(), "usa.mixed.collapse.wrong")
+
+
+def _mixed(text: str = MIXED) -> Any:
+    (claim,) = parse_claims(text)
+    return claim
+
+
+def test_a_quantified_claim_is_refuted_at_a_point_of_its_domain(tmp_path: Path) -> None:
+    """The statement over mu in [-3, 0] fails at mu = -3: the kernel shows the point in the domain, then the facts
+    there; check-cert --claims holds it to the file, and refuses it once the file's domain leaves the point out."""
+    path = certify(_mixed(), False, tmp_path, {"mu": "-3"})
+    assert path is not None
+    checked = check_file(path)
+    assert checked.ok and "-3 <= mu <= 0; at the point mu = -3) fails" in checked.proved, checked.message
+    assert recheck(path, claims={"usa.mixed.collapse.wrong": _mixed()}, read_claim=True).ok
+    narrower = _mixed(MIXED.replace('mu = "[-3, 0]"', 'mu = "[-1, 0]"'))
+    assert not recheck(path, claims={"usa.mixed.collapse.wrong": narrower}, read_claim=True).ok
+
+
+@pytest.mark.parametrize("point", [{"mu": "-6/5"}, {"mu": "-4"}, {"mu": "1/2"}, {"nu": "-3"}, {}], ids=str)
+def test_no_refutation_at_a_point_where_it_holds_or_outside_the_domain(point: dict[str, str], tmp_path: Path) -> None:
+    """mu = -6/5: the claim holds there; -4 and 1/2: outside [-3, 0]; no value of mu (a name that is no variable, or
+    none at all). A point's values of parameters the statement does not state (d) are left out of it."""
+    assert certify(_mixed(), False, tmp_path, point) is None
+
+
+POINT_FORGERIES = {
+    "the point outside the domain": lambda d: d["statement"]["point"].__setitem__("mu", "-4"),
+    "the payload's point alone moved": lambda d: d["payload"].__setitem__("point", {"mu": "-2"}),
+    "a proof at a point": lambda d: (
+        d["statement"].__setitem__("holds", True),
+        d["payload"].__setitem__("holds", True),
+    ),
+    "any H heads": _edit("family", True),
+    "the domain widened to the point": lambda d: d["statement"]["variables"][0].__setitem__("low", ["rat", "-5"]),
+}
+
+
+@pytest.mark.parametrize("name", POINT_FORGERIES)
+def test_forged_point_refutations_are_rejected(name: str, tmp_path: Path) -> None:
+    genuine = certify(_mixed(), False, tmp_path, {"mu": "-3"})
+    assert genuine is not None and check_file(genuine).ok
+    forged = forged_file(genuine, tmp_path, POINT_FORGERIES[name])
+    if name == "the domain widened to the point":  # accepted by the kernel (-3 is in [-5, 0]), refused for the file
+        assert not recheck(forged, claims={"usa.mixed.collapse.wrong": _mixed()}, read_claim=True).ok
+    else:
+        assert not check_file(forged).ok
+
+
+@needs_coqc
+def test_coq_proves_a_refutation_at_a_point_and_refuses_one_outside(tmp_path: Path) -> None:
+    """Coq states the point's bounds (-3 <= -3 <= 0) and the facts at numbers; with the point's fact at mu = -4 it
+    fails."""
+    path = certify(_mixed(), False, tmp_path, {"mu": "-3"})
+    assert path is not None
+    proved, coq_problem = problem(check_file(path))
+    assert any(s.name == "point" for s in coq_problem)
+    assert run.compile_source(source(path.name, "c", proved, coq_problem)).status == "accepted"
+    at_minus_four = ["and", [">=", ["rat", "-4"], ["rat", "-3"]], ["<=", ["rat", "-4"], ["rat", "0"]]]
+    point = next(s for s in coq_problem if s.name == "point")
+    assert point.goal == ["and", [">=", ["rat", "-3"], ["rat", "-3"]], ["<=", ["rat", "-3"], ["rat", "0"]]]
+    outside = [s._replace(goal=at_minus_four) if s.name == "point" else s for s in coq_problem]
+    assert run.compile_source(source(path.name, "c", proved, outside)).status != "accepted"
