@@ -24,35 +24,27 @@ from .tree_text import term_text
 FORM = "limit"
 KEYS = {"form", "claim", "variables", "variable", "expression", "limit", "error", "conditions", "point"}
 #: e(v) for the rate k: v^(-k) (an integer power when k is one), log(v)^(-k), exp(-k v).
-SCALES = {
-    "power": lambda v, k: ["pow", v, -int(k)] if k.denominator == 1 else ["rpow", v, _rat(-k)],
-    "log": lambda v, k: ["rpow", ["log", v], _rat(-k)],
-    "exp": lambda v, k: ["exp", ["mul", _rat(-k), v]],
-}
+SCALES = {"power": lambda v, k: ["pow", v, -int(k)] if k.denominator == 1 else ["rpow", v, _rat(-k)]}
+SCALES |= {"log": lambda v, k: ["rpow", ["log", v], _rat(-k)], "exp": lambda v, k: ["exp", ["mul", _rat(-k), v]]}
 
 
 def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     """The statements of form `real` the limit rests on, built from its data after checking its shape (`SCALES`)."""
     require_keys(statement, KEYS | ({"sign"} & set(statement)), f"statement of form {FORM}")
-    v, error, variables = statement["variable"], statement["error"], require_list(statement["variables"], 16, "vars", 1)
+    v, error, last = statement["variable"], statement["error"], require_list(statement["variables"], 16, "vars", 1)[-1]
     require_keys(error, {"coefficient", "scale", "rate"}, "the error bound")
-    last, k = variables[-1], parse_rational(error["rate"])
-    if not isinstance(last, dict) or last.get("name") != v or last.get("high") is not None or k <= 0:
-        raise Rejected(f"{FORM}: the variable is the last one, unbounded above, and the error's rate k > 0")
-    low = last.get("low")
-    if low is None or low[0] != "rat" or parse_rational(low[1]) <= int(error["scale"] == "log"):
-        raise Rejected(f"{FORM}: the variable's lower bound is a rational > 0 (> 1 for the log scale)")
-    if error["scale"] not in SCALES or v in symbols(statement["limit"]) | symbols(error["coefficient"]):
-        raise Rejected(f"{FORM}: the scale is one of {', '.join(SCALES)}, the limit and coefficient free of {v}")
-    if statement.get("sign", ">") not in (">", "<"):
-        raise Rejected(f"{FORM}: the limit's sign is > or <")
-    h, limit, bound = statement["expression"], statement["limit"], ["mul", error["coefficient"]]
-    bound.append(SCALES[error["scale"]](["sym", v], k))
-    base = {key: statement[key] for key in ("claim", "variables", "conditions", "point")} | {"form": "real"}
-    found = [base | {"lhs": ["sub", h, limit], "op": "<=", "rhs": bound}]
-    found.append(base | {"lhs": ["sub", limit, h], "op": "<=", "rhs": bound})
-    signs = [base | {"lhs": limit, "op": statement["sign"], "rhs": _rat(0)}] if "sign" in statement else []
-    return found + signs
+    k, low, scale = parse_rational(error["rate"]), last.get("low") or [None], error["scale"]
+    if last.get("name") != v or last.get("high") is not None or k <= 0 or statement.get("sign", ">") not in ("<", ">"):
+        raise Rejected(f"{FORM}: the variable is the last one, unbounded above; the rate k > 0; the sign > or <")
+    if low[0] != "rat" or parse_rational(low[1]) <= (scale == "log") or scale not in SCALES:
+        raise Rejected(f"{FORM}: the variable's lower bound is a rational > 0 (> 1 for the log scale); a known scale")
+    if v in symbols(statement["limit"]) | symbols(error["coefficient"]):
+        raise Rejected(f"{FORM}: the limit and the coefficient are free of {v}")
+    h, limit = statement["expression"], statement["limit"]
+    bound = ["mul", error["coefficient"], SCALES[scale](["sym", v], k)]
+    base = {key: statement[key] for key in ("claim", "variables", "conditions", "point")} | {"form": "real", "op": "<="}
+    found = [base | {"lhs": ["sub", h, limit], "rhs": bound}, base | {"lhs": ["sub", limit, h], "rhs": bound}]
+    return found + [base | {"lhs": limit, "op": statement.get("sign"), "rhs": _rat(0)}] * ("sign" in statement)
 
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
@@ -61,11 +53,10 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     if kind != "smt" or not isinstance(payload, dict) or payload != data | {"cuts": payload.get("cuts")}:
         raise Rejected(f"{claim_id}: a limit is proved by an smt certificate with the statement's limit and error")
     cuts = require_list(payload["cuts"], len(built), "the cuts of each built statement", len(built))
-    checked = [real_statements.check(s, claim_id, "smt", {"cuts": c}, seconds) for s, c in zip(built, cuts)]
-    v, limit = statement["variable"], term_text(statement["limit"])
-    shown = f"claims-file claim {claim_id!r}: {term_text(statement['expression'])} -> {limit} as {v} -> oo"
-    shown += f" ({limit} {statement.get('sign')} 0)" * ("sign" in statement) + ", since "
-    shown += "; ".join(proved.split(": ", 1)[1] for proved, _ in checked)  # each without its claim's name
-    return f"{shown}; and {term_text(built[0]['rhs'])} -> 0 as {v} -> oo (k > 0; textbook)", "; ".join(
-        h for _, h in checked
-    )
+    pairs = zip(built, cuts, strict=True)
+    checked = [real_statements.check(s, claim_id, "smt", {"cuts": c}, seconds) for s, c in pairs]
+    v, limit, sign = statement["variable"], term_text(statement["limit"]), statement.get("sign")
+    shown = f"{term_text(statement['expression'])} -> {limit} as {v} -> oo" + f" ({limit} {sign} 0)" * bool(sign)
+    proofs = "; ".join(proved.split(": ", 1)[1] for proved, _ in checked)  # each without its claim's name
+    cited = f"{term_text(built[0]['rhs'])} -> 0 as {v} -> oo (k > 0; textbook)"
+    return f"claims-file claim {claim_id!r}: {shown}, since {proofs}; and {cited}", "; ".join(h for _, h in checked)

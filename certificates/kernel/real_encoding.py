@@ -64,7 +64,7 @@ MAX_EXPONENTIALS = 12
 #: The fields of a cut, by kind.
 TAYLOR_KEYS = frozenset({"kind", "atom", "degree", "at", "factor"})
 CUT_KEYS = {"product": frozenset({"kind", "atoms"}), "lower": TAYLOR_KEYS, "upper": TAYLOR_KEYS}
-CUT_KEYS["power"] = frozenset({"kind", "atoms", "exponents"})
+CUT_KEYS |= {"power": frozenset({"kind", "atoms", "exponents"})}
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -100,11 +100,10 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
         (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
         return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
     if kind == "power":  # q a_i <= p a_j iff e_i^q <= e_j^p (exp increasing, exp(q a) = exp(a)^q)
-        (i, j), (q, p) = (recheck.require_list(data[k], 2, f"a power cut's {k}", 2) for k in ("atoms", "exponents"))  # type: ignore[index]
-        if not all(recheck.natural(x, 0, len(atoms) - 1) for x in (i, j)) or not all(
-            recheck.natural(x, 1, smtlib.MAX_POWER) for x in (q, p)
-        ):
-            raise CutError(f"a power cut names 2 of the {len(atoms)} atoms and 2 exponents in 1..{smtlib.MAX_POWER}")
+        (i, j), (q, p), n = data["atoms"], data["exponents"], len(atoms) - 1  # type: ignore[index]
+        atoms_named = recheck.natural(i, 0, n) and recheck.natural(j, 0, n)
+        if not (atoms_named and recheck.natural(q, 1, 9) and recheck.natural(p, 1, 9)):
+            raise CutError(f"a power cut names 2 of the {len(atoms)} atoms and 2 exponents in 1..9")
         (ei, a), (ej, b) = atoms[i], atoms[j]
         return ["iff", ["<=", ["mul", _rat(q), a], ["mul", _rat(p), b]], ["<=", ["pow", ei, q], ["pow", ej, p]]]
     atom, degree = data["atom"], data["degree"]  # type: ignore[index]

@@ -15,12 +15,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from flint import arb
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.problems import ExpressionError
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel import limits, real_statements
-from flint import arb
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
 from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
@@ -143,7 +143,7 @@ def _errors(claim: AsymptoticClaim, limit: Tree, decay: float) -> list[dict[str,
     coefficients += [e for e in exps] + [["mul", ["rat", "2"], e] for e in exps]
     if symbols(limit):
         coefficients += [["mul", ["rat", "2"], limit, e] for e in exps] + [["mul", ["rat", "2"], limit]]
-    rates = sorted((k for k in RATES if k <= decay * 0.99), reverse=True) or list(RATES)
+    rates = sorted((k for k in RATES if k <= decay * 1.01), reverse=True) or list(RATES)
     return [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
 
 

@@ -12,16 +12,9 @@ time: a `.v` file next to a certificate is for reading, never what is compiled.
 
 from typing import Any
 
-from .. import (
-    equiangular,
-    inner_products,
-    limits,
-    model_statements,
-    real_encoding,
-    real_statements,
-    registry_statements,
-)
+from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
 from ..exprtree import symbols
+from ..limits import FORM as LIMIT, relations as limit_relations
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
 from .model_tree import EXACT_FACTS, SPECTRUM_LEFT, equilibrium_problem, moving_problem, start_problem, witness_problem
@@ -39,8 +32,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, PointProblem(rational_map(payload["point"], "point"), payload["conditions"])
     if form in (("real", None, "smt"), ("real", None, "interval-cover")):
         return checked.proved, _relation(statement, claim_id, payload)
-    if form == (limits.FORM, None, "smt"):  # the built relations, each with its cuts, named by its place
-        built = zip(limits.relations(statement), payload["cuts"], strict=True)
+    if form == (LIMIT, None, "smt"):  # the built relations, each with its cuts, named by its place
+        built = zip(limit_relations(statement), payload["cuts"], strict=True)
         return checked.proved, [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
