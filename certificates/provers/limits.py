@@ -25,7 +25,7 @@ from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
 from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.smt_refinement import products, refine
+from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
 from headflow.certificates.statements.limits import elaborate
 from headflow.certificates.store import write_certificate
 
@@ -180,19 +180,10 @@ def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
             found.append(products(encoding) + extra)
             continue
         except Rejected:
-            if _symbolic_power(built):
+            if symbolic_power(built):
                 return None
         refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
         if refinement.status != "proved":
             return None
         found.append(refinement.data)
     return found
-
-
-def _symbolic_power(tree: Any) -> bool:
-    """Whether an `rpow` node with an exponent other than a rational occurs."""
-    if isinstance(tree, dict):
-        return any(_symbolic_power(t) for t in (tree["lhs"], tree["rhs"]))
-    if not isinstance(tree, list) or not tree or tree[0] in ("rat", "sym"):
-        return False
-    return (tree[0] == "rpow" and tree[2][:1] != ["rat"]) or any(_symbolic_power(t) for t in tree[1:])

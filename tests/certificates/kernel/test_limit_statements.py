@@ -209,3 +209,14 @@ def test_coq_states_the_two_relations(tmp_path: Path) -> None:
     assert "Theorem claim_critical_0" in stated and "Theorem claim_critical_1" in stated
     assert run.compile_source(stated).status == "accepted"
     assert run.compile_source(source(path.name, "critical", proved, coq_problem)).status == "rejected"
+
+
+def test_malformed_power_cuts_are_rejected() -> None:
+    """A power cut names two atoms and exponents in 1..9 (q a_i <= p a_j iff e_i^q <= e_j^p holds for those)."""
+    statement, payload = _proved(SUPERCRITICAL)
+    index = next(k for k, c in enumerate(payload["cuts"][0]) if c["kind"] == "power")
+    for bad in ({"exponents": [0, 2]}, {"exponents": [-1, -2]}, {"atoms": [0, 7]}, {"exponents": [1, True]}):
+        forged = [dict(c) for c in payload["cuts"][0]]
+        forged[index] |= bad
+        with pytest.raises(Rejected):
+            _check(statement, payload | {"cuts": [forged, *payload["cuts"][1:]]})
