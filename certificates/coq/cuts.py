@@ -107,9 +107,9 @@ def lemmas(cuts: list[dict[str, Any]]) -> str:
     """The lemmas of a file's cuts (numbered in order), after Taylor's theorem and one lemma per degree; "" if none."""
     if not cuts:
         return ""
-    degrees = sorted({cut["degree"] for cut in cuts if cut["kind"] != "product"})
+    degrees = sorted({cut["degree"] for cut in cuts if cut["kind"] in ("lower", "upper")})
     texts = [_degree_lemma(k) for k in degrees] + [
-        _cut_lemma(i, c) for i, c in enumerate(cuts) if c["kind"] != "product"
+        _cut_lemma(i, c) for i, c in enumerate(cuts) if c["kind"] in ("lower", "upper")
     ]
     return TAYLOR + "".join(texts)
 
@@ -117,5 +117,5 @@ def lemmas(cuts: list[dict[str, Any]]) -> str:
 def facts(cuts: list[dict[str, Any]], atoms: list[str], first: int = 0) -> list[str]:
     """Proof lines that pose every Taylor cut's lemma (numbered from `first` in the file) at every exponential atom's
     argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small)."""
-    taylor = [i for i, c in enumerate(cuts, first) if c["kind"] != "product"]
+    taylor = [i for i, c in enumerate(cuts, first) if c["kind"] in ("lower", "upper")]
     return [f"  pose proof (hf_cut_{i} {a})." for i in taylor for a in atoms]

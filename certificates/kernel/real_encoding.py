@@ -6,7 +6,8 @@ Every non-polynomial subterm becomes a fresh constant (an *auxiliary*, `aux0`, `
 of its value:
 - `p**(-k)` and `a/p`: r with r p^k = 1; `p**(a/q)`: r >= 0 with r^q = p^a (r > 0 with r^q p^|a| = 1 when a < 0);
   `sqrt` likewise, so the named functions (`c_star`, `golden`, ..., written out by `exprtree.expand`) are exact;
-- `exp(a)`: an *exponential atom* e standing for exp(a); `log(a)`: l with exp(l) = a;
+- `exp(a)`: an *exponential atom* e standing for exp(a); `log(a)`: l with exp(l) = a; `b**q` with q not a rational:
+  exp(q log(b)) (defined for b > 0, as `exprtree` evaluates it);
   `lambertw(a)`: w >= -1 with w exp(w) = a; `lambda_c(n, beta)`: r with r beta = u, u > 2 and
   (u - 2) exp(u) = (n - 1)(u + 2) (for n > 1 this equation has one root above 2: it is negative at 2 and convex);
   `lambda_max(n, beta)` = (1 + W((n - 1)/e))/beta, defined for n >= 0 and beta != 0: r with r beta = u, u >= 0 and
@@ -23,6 +24,7 @@ between every pair: a_i < a_j iff e_i < e_j), and the payload's *cuts*, data (ra
 index in the order the encoder meets them) that `cut_fact` turns into a fact true for every value of the constants,
 so that the kernel checks each without deciding which ones a proof needs:
 - product `[i, j, k]`: a_i + a_j = a_k implies e_i e_j = e_k (`[i, j]`: a_i + a_j = 0 implies e_i e_j = 1);
+- power, atoms `[i, j]` and naturals `[q, p]`: q a_i <= p a_j iff e_i^q <= e_j^p (exp(q a) = exp(a)^q, increasing);
 - lower at t, of odd degree k, factor L with 0 < L <= exp(t) (balls): e >= L T_k(a - t), T_k the Taylor polynomial
   of exp at 0, below exp by Taylor's theorem (the remainder e^xi y^(k+1)/(k+1)! is >= 0; where L T_k(a - t) < 0
   the bound is below 0 < e);
@@ -62,6 +64,7 @@ MAX_EXPONENTIALS = 12
 #: The fields of a cut, by kind.
 TAYLOR_KEYS = frozenset({"kind", "atom", "degree", "at", "factor"})
 CUT_KEYS = {"product": frozenset({"kind", "atoms"}), "lower": TAYLOR_KEYS, "upper": TAYLOR_KEYS}
+CUT_KEYS |= {"power": frozenset({"kind", "atoms", "exponents"})}
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -96,6 +99,13 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
             raise CutError(f"a product cut names 2 or 3 exponential atoms by their index (there are {len(atoms)})")
         (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
         return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
+    if kind == "power":  # q a_i <= p a_j iff e_i^q <= e_j^p (exp increasing, exp(q a) = exp(a)^q)
+        (i, j), (q, p), n = data["atoms"], data["exponents"], len(atoms) - 1  # type: ignore[index]
+        atoms_named = recheck.natural(i, 0, n) and recheck.natural(j, 0, n)
+        if not (atoms_named and recheck.natural(q, 1, 9) and recheck.natural(p, 1, 9)):
+            raise CutError(f"a power cut names 2 of the {len(atoms)} atoms and 2 exponents in 1..9")
+        (ei, a), (ej, b) = atoms[i], atoms[j]
+        return ["iff", ["<=", ["mul", _rat(q), a], ["mul", _rat(p), b]], ["<=", ["pow", ei, q], ["pow", ej, p]]]
     atom, degree = data["atom"], data["degree"]  # type: ignore[index]
     if not recheck.natural(atom, 0, len(atoms) - 1) or not recheck.natural(degree) or degree not in CUT_DEGREES:
         raise CutError(f"a cut names one of the {len(atoms)} exponential atoms and a degree in {CUT_DEGREES}")
@@ -208,6 +218,8 @@ class Encoding:
             return self._power(self.term(args[0]), Fraction(args[1]))
         if op == "rpow" and len(args) == 2 and isinstance(args[1], list) and len(args[1]) == 2 and args[1][0] == "rat":
             return self._power(self.term(args[0]), parse_rational(args[1][1]))
+        if op == "rpow" and len(args) == 2:  # a symbolic exponent: exp(q log b), as `exprtree` evaluates it
+            return self.term(["exp", ["mul", args[1], ["log", args[0]]]])
         if op == "exp" and len(args) == 1:
             return self._exponential(self.term(args[0]))
         if op == "log" and len(args) == 1:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import equiangular, equilibrium_statements, model_statements, real_statements, registry_statements, trajectory
+from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
 from .recheck import Rejected
 from .solvers import DEFAULT_SECONDS
@@ -48,7 +49,10 @@ from .solvers import DEFAULT_SECONDS
 #: form -> its checker (the form's module holds its shape and its checker; a `model` statement's, which may rest on
 #: a paper identity of the registry's table, is `registry_statements.model_check`).
 CHECKERS = (real_statements, registry_statements, equilibrium_statements, trajectory, equiangular)
-FORMS = {m.FORM: m.check for m in CHECKERS} | {model_statements.FORM: registry_statements.model_check}
+FORMS = {m.FORM: m.check for m in CHECKERS} | {
+    model_statements.FORM: registry_statements.model_check,
+    LIMIT: limit_check,
+}
 
 
 @dataclass(frozen=True)

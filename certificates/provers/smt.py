@@ -82,12 +82,13 @@ def decide(statement: SmtStatement, rlimit: int = RLIMIT) -> SmtResult:
     return solve(problem(statement), [s.name for s in statement.symbols], rlimit)
 
 
-def solve(text: str, constants: Sequence[str], rlimit: int = RLIMIT) -> SmtResult:
+def solve(text: str, constants: Sequence[str], rlimit: int = RLIMIT, seconds: float = SAFETY_SECONDS) -> SmtResult:
     """Solve an SMT-LIB2 problem of `smtlib.problem_text` over `constants` (declared x0, x1, ... in that order),
-    within z3's resource limit `rlimit` (and the safety net); a model's values are given by the constants' names."""
+    within z3's resource limit `rlimit` (and the safety net, `seconds`); a model's values are given by the constants'
+    names."""
     solver = z3.Solver()
     solver.set("rlimit", max(1, rlimit))
-    solver.set("timeout", int(SAFETY_SECONDS * 1000))
+    solver.set("timeout", int(seconds * 1000))
     solver.from_string(text)
     before, start = _resources(solver), time.monotonic()
     answer = solver.check()
@@ -106,7 +107,7 @@ def solve(text: str, constants: Sequence[str], rlimit: int = RLIMIT) -> SmtResul
     if "resource" in reason:
         return SmtResult("resource limit", seconds, used, reason=f"z3 ran past its resource limit ({rlimit:,})")
     if "timeout" in reason or "canceled" in reason:
-        reason = f"z3 ran past the wall-clock safety limit ({SAFETY_SECONDS:g} s)"
+        reason = f"z3 ran past the wall-clock safety limit ({seconds:g} s)"
         return SmtResult("timeout", seconds, used, reason=reason)
     return SmtResult("unknown", seconds, used, reason=f"z3 answers unknown ({reason})")
 

@@ -37,7 +37,7 @@ from headflow.certificates.kernel.real_encoding import (
     ZERO,
     Encoding,
 )
-from headflow.certificates.provers.smt import solve
+from headflow.certificates.provers.smt import SAFETY_SECONDS, solve
 
 #: A model's argument whose text is longer is rounded to a fraction with at most this denominator.
 POINT_DENOMINATOR = 1024
@@ -143,10 +143,18 @@ def _bits(p: fmpq_mpoly) -> int:
     return max((c.numer().bit_length() + c.denom().bit_length() for c in p.coeffs()), default=0)
 
 
-def refine(encoding: Encoding, falsifies: Falsifier, rlimit: int, max_rounds: int = MAX_ROUNDS) -> Refinement:
-    """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `rlimit` of z3's resources in all."""
+def refine(
+    encoding: Encoding,
+    falsifies: Falsifier,
+    rlimit: int,
+    max_rounds: int = MAX_ROUNDS,
+    extra: Sequence[dict[str, object]] = (),
+    timeout: float = SAFETY_SECONDS,
+) -> Refinement:
+    """Decide `encoding.problem(cuts)` for growing cuts on its atoms, within `rlimit` of z3's resources in all
+    (`extra`: cuts the caller proposes, after the products; `timeout`: z3's wall-clock limit per problem, seconds)."""
     cuts: list[Cut] = []
-    used, seconds, found = 0, 0.0, products(encoding)
+    used, seconds, found = 0, 0.0, products(encoding) + list(extra)
     data = found
     text = encoding.problem(data)
     for round_number in range(1, max_rounds + 1):
@@ -155,7 +163,7 @@ def refine(encoding: Encoding, falsifies: Falsifier, rlimit: int, max_rounds: in
             return Refinement("unknown", text, cuts, None, round_number - 1, used, seconds, reason, data)
         data = found + [cut.data() for cut in cuts]
         text = encoding.problem(data)
-        result = solve(text, encoding.constants, rlimit - used)
+        result = solve(text, encoding.constants, rlimit - used, timeout)
         used, seconds = used + result.resources, seconds + result.seconds
         if result.status == "unsat":
             return Refinement("proved", text, cuts, None, round_number, used, seconds, data=data)
@@ -225,3 +233,13 @@ def _rounded(value: Fraction, direction: int) -> Fraction:
     scaled = value * scale
     whole = scaled.numerator // scaled.denominator if direction < 0 else -(-scaled.numerator // scaled.denominator)
     return Fraction(whole) / scale
+
+
+def symbolic_power(tree: Any) -> bool:
+    """Whether a statement of a relation (or a tree) has an `rpow` node whose exponent is not a rational: encoded as
+    exp(q log b), where z3's nonlinear search may not stop at its limits (the interval route decides such claims)."""
+    if isinstance(tree, dict):
+        return any(map(symbolic_power, [tree["lhs"], tree["rhs"], *(c["expression"] for c in tree["conditions"])]))
+    if not isinstance(tree, list) or not tree or tree[0] in ("rat", "sym"):
+        return False
+    return (tree[0] == "rpow" and tree[2][:1] != ["rat"]) or any(symbolic_power(t) for t in tree[1:])

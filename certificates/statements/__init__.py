@@ -35,8 +35,9 @@ def elaborate(claim_id: str, kind: str, payload: dict[str, Any], claim: dict[str
 def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, Any] | None]]:
     """The one table of claims-file kinds and their statement modules: kind -> the elaborator of its certificates'
     core statements (imported when asked: checking a certificate needs none of them). The kinds absent here
-    (`asymptotic`, `all`) write no certificate of their own (a conjunction's parts are claims of these kinds)."""
-    from headflow.certificates.statements import equilibrium, head_families, model, real, trajectory
+    (`all`) write no certificate of their own (a conjunction's parts are claims of these kinds); `asymptotic` claims on
+    a closed form are stated in form `limit` (`limits`)."""
+    from headflow.certificates.statements import equilibrium, head_families, limits, model, real, trajectory
 
     return {
         "identity": real.elaborate,
@@ -45,6 +46,7 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
         "dynamics": trajectory.dynamics_statement,
         "model": model.elaborate,
         "equilibrium": equilibrium.elaborate,
+        "asymptotic": limits.elaborate,
     }
 
 

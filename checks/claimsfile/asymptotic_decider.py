@@ -20,6 +20,8 @@ from headflow.certificates.claims.orders import ORDERS
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.counted import spend
 from headflow.certificates.inert import inert
+from headflow.certificates.provers import limits
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
@@ -41,7 +43,24 @@ def decide_asymptotic(claim: AsymptoticClaim, ctx: Context) -> Outcome:
     decided, why = spend(OPERATIONS.get(ctx.profile, OPERATIONS["quick"]), lambda: _decide(claim))
     if decided is None:
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"the bracket and its limits ran past {why}")
-    return decided
+    return with_limit_certificate(claim, decided, ctx)
+
+
+def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Context) -> Outcome:
+    """A PROVED or REFUTED outcome of a claim on a closed form with the `limit` certificate of its verdict
+    (`certificates.provers.limits`, from the limit the route found), when one is found and the kernel accepts it;
+    INCONCLUSIVE when the kernel accepts the opposite verdict instead (the route and the kernel disagree: neither is
+    taken); any other unchanged."""
+    if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED) or claim.quantity != "expression":
+        return outcome
+    holds = outcome.verdict is Verdict.PROVED
+    shown = (outcome.details or {}).get("limits") or {}
+    limit = next((str(value) for key, value in shown.items() if key.startswith("lim Q")), None)
+    path = limits.certify(claim, holds, limit, certificate_directory(ctx.certificate_dir))
+    if path is None and limits.accepted(claim, not holds, limit):
+        notes = f"the kernel's limit check proves the opposite of {outcome.verdict.value}: neither is taken"
+        return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)
+    return outcome.with_certificate(path)
 
 
 def _decide(claim: AsymptoticClaim) -> Outcome:

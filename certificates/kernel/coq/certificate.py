@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
+from ..limits import FORM as LIMIT, relations as limit_relations
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
 from .model_tree import EXACT_FACTS, equilibrium_problem, moving_problem, start_problem, witness_problem
@@ -31,6 +32,9 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, PointProblem(rational_map(payload["point"], "point"), payload["conditions"])
     if form in (("real", None, "smt"), ("real", None, "interval-cover")):
         return checked.proved, _relation(statement, claim_id, payload)
+    if form == (LIMIT, None, "smt"):  # the built relations, each with its cuts, named by its place
+        built = zip(limit_relations(statement), payload["cuts"], strict=True)
+        return checked.proved, [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)

@@ -172,9 +172,16 @@ def test_exp_arguments_that_add_up_are_found_by_exact_polynomial_identity() -> N
 
 def test_unencodable_nodes_are_refused() -> None:
     malformed = (["rpow", X, ["rat", "1/2", "3"]], ["rpow", X, ["rat"]], ["sym", "x", "y"], ["sym"], ["rat", "1", "2"])
-    for tree in (["rpow", X, ["sym", "y"]], ["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"], *malformed):
+    for tree in (["sin", X], ["rpow", X, ["rat", "1/100"]], ["sym", "z"], *malformed):
         with pytest.raises(NotEncodable):
             _encoding(tree, ">=", ["rat", "0"], [_variable("x"), _variable("y")])
+
+
+def test_a_symbolic_exponent_is_exp_of_q_log_b() -> None:
+    """x**y is read as exp(y log x), as `exprtree` evaluates it: one atom for log x (exp(l) = x, guarded by x > 0),
+    one for exp(y l)."""
+    encoding = _encoding(["rpow", X, ["sym", "y"]], ">=", ["rat", "0"], [_variable("x"), _variable("y")])
+    assert [argument for _, argument in encoding.exponentials][1] == ["mul", ["sym", "y"], encoding.exponentials[0][1]]
 
 
 LAMBDA_MAX = ["lambda_max", ["sym", "n"], ["sym", "beta"]]

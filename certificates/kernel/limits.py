@@ -1,0 +1,62 @@
+"""Form `limit`: h -> L as a variable v -> oo, for every value of the other variables in their domain
+(`docs/design/limit-form.md`).
+
+The statement: `{"form": "limit", "claim", "variables", "variable": v, "expression": h, "limit": L, "error":
+{"coefficient": C, "scale", "rate": k}, "conditions", "point"}`, optionally `"sign"` (`>` or `<`: L sign 0 on the
+domain). v is the last variable, with a rational lower bound V > 0 (V > 1 for the log scale) and no upper bound; L
+and C are trees free of v; k > 0 a rational; e(v) = v^(-k), log(v)^(-k) or exp(-k v) by the scale (`SCALES`). The
+kernel builds the statements of form `real` (`relations`) h - L <= C e(v) and L - h <= C e(v) over the same
+variables, conditions and point (then `L sign 0` with a sign) and checks each by its smt certificate
+(`real_statements.check`: z3 and cvc5 on the kernel's own encoding of its trees). The payload is `{"cuts": one list
+of cuts per built statement}` with the statement's `limit`, `error` and `sign` repeated (the search's results, which
+`check-cert --claims` reads there to elaborate the statement again). So |h - L| <= C e(v) at every v >= V, and C e(v)
+-> 0 for k > 0 (the one fact the sentence cites, textbook): h -> L. What a claim's relation means in these terms (Q/g
+-> 1 for `~ g`, ...) is the elaborator's (`certificates.statements.limits`), compared by `check-cert --claims`.
+"""
+
+from typing import Any
+
+from . import real_statements
+from .exprtree import parse_rational, rational_tree as _rat, symbols
+from .recheck import Rejected, require_keys, require_list
+from .tree_text import term_text
+
+FORM = "limit"
+KEYS = {"form", "claim", "variables", "variable", "expression", "limit", "error", "conditions", "point"}
+#: e(v) for the rate k: v^(-k) (an integer power when k is one), log(v)^(-k), exp(-k v).
+SCALES = {"power": lambda v, k: ["pow", v, -int(k)] if k.denominator == 1 else ["rpow", v, _rat(-k)]}
+SCALES |= {"log": lambda v, k: ["rpow", ["log", v], _rat(-k)], "exp": lambda v, k: ["exp", ["mul", _rat(-k), v]]}
+
+
+def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
+    """The statements of form `real` the limit rests on, built from its data after checking its shape (`SCALES`)."""
+    require_keys(statement, KEYS | ({"sign"} & set(statement)), f"statement of form {FORM}")
+    v, error, last = statement["variable"], statement["error"], require_list(statement["variables"], 16, "vars", 1)[-1]
+    require_keys(error, {"coefficient", "scale", "rate"}, "the error bound")
+    k, low, scale = parse_rational(error["rate"]), last.get("low") or [None], error["scale"]
+    if last.get("name") != v or last.get("high") is not None or k <= 0 or statement.get("sign", ">") not in ("<", ">"):
+        raise Rejected(f"{FORM}: the variable is the last one, unbounded above; the rate k > 0; the sign > or <")
+    if low[0] != "rat" or parse_rational(low[1]) <= (scale == "log") or scale not in SCALES:
+        raise Rejected(f"{FORM}: the variable's lower bound is a rational > 0 (> 1 for the log scale); a known scale")
+    if v in symbols(statement["limit"]) | symbols(error["coefficient"]):
+        raise Rejected(f"{FORM}: the limit and the coefficient are free of {v}")
+    h, limit = statement["expression"], statement["limit"]
+    bound = ["mul", error["coefficient"], SCALES[scale](["sym", v], k)]
+    base = {key: statement[key] for key in ("claim", "variables", "conditions", "point")} | {"form": "real", "op": "<="}
+    found = [base | {"lhs": ["sub", h, limit], "rhs": bound}, base | {"lhs": ["sub", limit, h], "rhs": bound}]
+    return found + [base | {"lhs": limit, "op": statement.get("sign"), "rhs": _rat(0)}] * ("sign" in statement)
+
+
+def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
+    """Each built statement by its own cuts (`real_statements.check`), then the sentence rendered from the trees."""
+    built, data = relations(statement), {k: statement[k] for k in ("limit", "error", "sign") if k in statement}
+    if kind != "smt" or not isinstance(payload, dict) or payload != data | {"cuts": payload.get("cuts")}:
+        raise Rejected(f"{claim_id}: a limit is proved by an smt certificate with the statement's limit and error")
+    cuts = require_list(payload["cuts"], len(built), "the cuts of each built statement", len(built))
+    pairs = zip(built, cuts, strict=True)
+    checked = [real_statements.check(s, claim_id, "smt", {"cuts": c}, seconds) for s, c in pairs]
+    v, limit, sign = statement["variable"], term_text(statement["limit"]), statement.get("sign")
+    shown = f"{term_text(statement['expression'])} -> {limit} as {v} -> oo" + f" ({limit} {sign} 0)" * bool(sign)
+    proofs = "; ".join(proved.split(": ", 1)[1] for proved, _ in checked)  # each without its claim's name
+    cited = f"{term_text(built[0]['rhs'])} -> 0 as {v} -> oo (k > 0; textbook)"
+    return f"claims-file claim {claim_id!r}: {shown}, since {proofs}; and {cited}", "; ".join(h for _, h in checked)

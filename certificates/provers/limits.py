@@ -1,0 +1,189 @@
+"""Certificates of asymptotic claims on a closed form (form `limit`, `headflow.certificates.kernel.limits`).
+
+The search (allowed here, never in the kernel): the limit L (the claim's value, or the checked route's when the claim
+fails, `found`), then the error bound C e(v) from a few candidates (`RATES` on the scale of v, coefficients 1, 2, 4,
+the exponentials of the expression and their products with L), each built statement decided with z3 and Taylor cuts
+(`smt_refinement.refine`). The statement is the elaborator's (`certificates.statements.limits`, the one `check-cert
+--claims` makes); the writer runs the kernel's check first and writes nothing it rejects.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from flint import arb
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.expressions import parse_tree
+from headflow.certificates.claims.problems import ExpressionError
+from headflow.certificates.claims.schema import AsymptoticClaim
+from headflow.certificates.kernel import limits, real_statements
+from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
+from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
+from headflow.certificates.statements.limits import elaborate
+from headflow.certificates.store import write_certificate
+
+#: The rates k tried on each scale, in order.
+RATES = (Fraction(2), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(1, 8))
+#: The power cuts proposed between every two exponential atoms (q a_i <= p a_j iff e_i^q <= e_j^p), as (q, p).
+POWERS = ((1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1))
+#: z3's resources for one built statement, and the seconds each solver has in the kernel's check.
+RLIMIT, ROUNDS, SECONDS = 1_000_000, 4, 20.0
+#: Candidates tried at most, z3's seconds per problem, and the seconds the search may start a candidate within.
+CANDIDATES, PROBLEM_SECONDS, DEADLINE = 8, 2.0, 15.0
+
+
+def certify(claim: AsymptoticClaim, holds: bool, limit: str | None, directory: Path) -> Path | None:
+    """The certificate of the verdict (`holds`), `limit` the checked route's limit of the claim's ratio (text; used
+    where the claim does not fix it), once the kernel's check accepted it; None when none is found."""
+    found = search(claim, holds, limit)
+    if found is None:
+        return None
+    statement, payload = found
+    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+
+
+def accepted(claim: AsymptoticClaim, holds: bool, limit: str | None) -> bool:
+    """Whether a certificate of the verdict is found and accepted by the kernel (nothing written)."""
+    return search(claim, holds, limit) is not None
+
+
+def search(claim: AsymptoticClaim, holds: bool, limit: str | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(statement, payload) of the verdict that the kernel accepts, or None."""
+    if claim.quantity != "expression" or claim.variable.name not in ("n", "d"):
+        return None
+    names = {s.name: s for s in claim.order}
+    try:
+        value = None if limit is None else parse_tree(limit, names)
+    except ExpressionError:
+        return None
+    sign = _sign(claim.relation, holds)
+    if sign == "?" or (value is None and (sign is not None or claim.relation in ("Theta", "Omega", "O"))):
+        return None
+    limit_tree = value if value is not None else ["rat", "0"]
+    if claim.relation == "limit" and not holds and value is not None:
+        limit_tree = ["sub", value, parse_tree(claim.raw["limit"], names)]
+    elif claim.relation == "~" and not holds and value is not None:
+        limit_tree = ["sub", value, ["rat", "1"]]
+    start = time.monotonic()
+    for side in (">", "<") if sign == "!" else (sign,):
+        for error in _errors(claim, limit_tree, _decay(claim, limit_tree, side))[:CANDIDATES]:
+            if time.monotonic() - start > DEADLINE:
+                return None
+            payload = {"limit": limit_tree, "error": error} | ({"sign": side} if side else {})
+            try:
+                statement = elaborate(claim, "smt", payload)
+            except Rejected:
+                return None
+            if statement is None:
+                return None
+            try:
+                cuts = _cuts(statement)
+            except NotEncodable:
+                return None
+            if cuts is None:
+                continue
+            payload |= {"limit": statement["limit"], "cuts": cuts}
+            try:
+                limits.check(statement, claim.id, "smt", payload, SECONDS)
+            except Rejected:
+                continue
+            return statement, payload
+    return None
+
+
+def _sign(relation: str, holds: bool) -> str | None:
+    """The statement's sign: none for a limit, ~ or o that holds or a Theta, Omega that fails; `>` for a Theta or
+    Omega that holds; "!" for a limit, ~ or o that fails (either side of 0: `>` is tried first); "?" where the verdict
+    is not stated (O(g) refuted)."""
+    if relation in ("limit", "~", "o"):
+        return None if holds else "!"
+    if relation in ("Theta", "Omega"):
+        return ">" if holds else None
+    return None if holds else "?"
+
+
+def _decay(claim: AsymptoticClaim, limit: Tree, side: str | None) -> float:
+    """The least rate k with |h - L| ~ v^(-k) seen at the corners of the other variables' bounds (balls at v = 10^6
+    and 10^8; a proposal only); 0 when it cannot be estimated."""
+    statement = elaborate(claim, "smt", {"limit": limit, "error": {}} | ({"sign": side} if side else {}))
+    if statement is None:
+        return 0.0
+    v, others = statement["variable"], statement["variables"][:-1]
+    corners = [{}]
+    for other in others:
+        ends = [other[e] for e in ("low", "high") if other[e] is not None and other[e][0] == "rat"]
+        values = [parse_rational(e[1]) + (1 if e is other["low"] and other["low_open"] else 0) for e in ends]
+        values = values or [parse_rational(statement["point"][other["name"]])]
+        corners = [c | {other["name"]: x} for c in corners for x in values]
+    difference, rates = ["sub", statement["expression"], statement["limit"]], []
+    for corner in corners:
+        try:
+            with precision(256):
+                at = [
+                    abs(evaluate(difference, {k: arb(str(x)) for k, x in (corner | {v: 10**e}).items()}))
+                    for e in (6, 8)
+                ]
+            rates.append(float((at[0] / at[1]).log() / arb(100).log()))
+        except (TreeError, ValueError, ZeroDivisionError):
+            return 0.0
+    return min(rates, default=0.0) if all(math.isfinite(r) for r in rates) else 0.0
+
+
+def _errors(claim: AsymptoticClaim, limit: Tree, decay: float) -> list[dict[str, Any]]:
+    """Candidate error bounds C e(v), the largest rate below the estimated decay first."""
+    exps = _exponentials(claim)
+    coefficients: list[Tree] = [["rat", "1"], ["rat", "2"], ["rat", "4"]]
+    coefficients += [e for e in exps] + [["mul", ["rat", "2"], e] for e in exps]
+    if symbols(limit):
+        coefficients += [["mul", ["rat", "2"], limit, e] for e in exps] + [["mul", ["rat", "2"], limit]]
+    rates = sorted((k for k in RATES if k <= decay * 1.01), reverse=True) or list(RATES)
+    return [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
+
+
+def _exponentials(claim: AsymptoticClaim) -> list[Tree]:
+    """exp(beta lam) for the expression's `rate` nodes and its own exp nodes free of the variable, once each."""
+    found: list[Tree] = []
+
+    def walk(tree: Any) -> None:
+        if not isinstance(tree, list) or not tree or tree[0] in ("rat", "sym"):
+            return
+        if tree[0] == "rate" and claim.variable.name not in symbols(tree[3]):
+            found.append(["exp", ["mul", tree[3], tree[1]]])
+        if tree[0] == "exp" and claim.variable.name not in symbols(tree):
+            found.append(tree)
+        for child in tree[1:]:
+            walk(child)
+
+    walk(parse_tree(claim.raw["expr"], {s.name: s for s in claim.order}))
+    return [t for k, t in enumerate(found) if t not in found[:k]]
+
+
+def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
+    """The cuts that prove each built statement, or None when one is not proved: first the products and `POWERS`
+    between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their limit);
+    else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear search may
+    not stop at its limits. NotEncodable when a statement has no encoding (no other candidate has either)."""
+    found = []
+    for built in limits.relations(statement):
+        encoding = Encoding(built)
+        pairs = [(i, j) for i in range(len(encoding.exponentials)) for j in range(i + 1, len(encoding.exponentials))]
+        extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, p]} for i, j in pairs for q, p in POWERS]
+        try:
+            real_statements.check(built, built["claim"], "smt", {"cuts": products(encoding) + extra}, PROBLEM_SECONDS)
+            found.append(products(encoding) + extra)
+            continue
+        except Rejected:
+            if symbolic_power(built):
+                return None
+        refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
+        if refinement.status != "proved":
+            return None
+        found.append(refinement.data)
+    return found
