@@ -44,11 +44,11 @@ KERNEL = Path(__file__).resolve().parent / "kernel"
 #: On the filer's word (branch coq-spectrum): Coq states an exact-centre equilibrium's spectrum (the tangent Jacobian
 #: by forward derivatives of the chain, M K = 0, |Q - I|_F < 1 for the writer's Lyapunov matrix X, X's inertia
 #: checked exactly; `coq.model_tree._spectrum_problem`, 53 lines): 3,371. The fourteenth session, on the default
-#: the notes announced (no answer in eight sessions): the branch point-instances, a quantified claim refuted at a point of its
-#: domain in `equiangular` (21 lines): 3,392; and the branch limit-form, the `limit` form (docs/design/limit-form.md:
-#: h -> L from |h - L| <= C e(v) as two built `real` relations and a sign, each by its smt cuts; `rpow` with a symbolic
-#: exponent as exp(q log b) and the power cut of `real_encoding`; Coq's statement of the relations; 55 lines, the
-#: asymptotic claims on a closed form certified): 3,447.
+#: the notes announced (no answer in eight sessions): the branch point-instances, a quantified claim refuted at a
+#: point of its domain in `equiangular` (21 lines): 3,392; and the branch limit-form, the `limit` form
+#: (docs/design/limit-form.md: h -> L from |h - L| <= C e(v) as two built `real` relations and a sign, each by its
+#: smt cuts; `rpow` with a symbolic exponent as exp(q log b) and the power cut of `real_encoding`; Coq's statement
+#: of the relations; 55 lines, the asymptotic claims on a closed form certified): 3,447.
 LIMIT = 3_447
 _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 
