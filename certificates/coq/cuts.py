@@ -1,4 +1,5 @@
-"""Coq lemmas for the Taylor cuts of exp an smt certificate's payload carries (`certificates.kernel.real_encoding`).
+"""Coq lemmas for the Taylor and power cuts of exp an smt certificate's payload carries
+(`certificates.kernel.real_encoding`).
 
 Untrusted, like every proof: coqc re-proves each lemma. A lower cut at t of odd degree k with factor L states, for
 every real y, `L T_k(y - t) <= exp y` (T_k the Taylor polynomial of exp at 0); an upper cut `exp y (L T_k(-y - t))
@@ -60,6 +61,21 @@ Lemma hf_fact_S : forall j, INR (fact (S j)) = INR (S j) * INR (fact j).
 Proof. intro j. rewrite <- mult_INR. reflexivity. Qed.
 """
 
+#: A power cut's fact (q a <= p b gives exp(a)^q <= exp(b)^p), from exp(a)^k = exp(k a) and exp increasing.
+POWER = """\
+Lemma hf_exp_pow (k : nat) (a : R) : exp a ^ k = exp (INR k * a).
+Proof.
+  induction k as [|k IH]; [ simpl; rewrite Rmult_0_l, exp_0; reflexivity | ].
+  rewrite <- tech_pow_Rmult, IH, <- exp_plus, S_INR. f_equal. ring.
+Qed.
+Lemma hf_power_le (q p : nat) (a b : R) : INR q * a <= INR p * b -> exp a ^ q <= exp b ^ p.
+Proof.
+  rewrite !hf_exp_pow. intro h. destruct (Rle_lt_or_eq_dec _ _ h) as [l | e].
+  - left. apply exp_increasing. exact l.
+  - right. rewrite e. reflexivity.
+Qed.
+"""
+
 
 def polynomial(z: str, degree: int) -> str:
     """T_degree(z) = 1 + z + z^2/2 + ... as Coq text, z a parenthesized term."""
@@ -104,11 +120,12 @@ def _cut_lemma(index: int, cut: dict[str, Any]) -> str:
 
 
 def lemmas(cuts: list[dict[str, Any]]) -> str:
-    """The lemmas of a file's cuts (numbered in order), after Taylor's theorem and one lemma per degree; "" if none."""
+    """The lemmas of a file's cuts (numbered in order), after Taylor's theorem, the power cuts' lemma and one lemma per
+    degree; "" if none."""
     if not cuts:
         return ""
     degrees = sorted({cut["degree"] for cut in cuts if cut["kind"] in ("lower", "upper")})
-    texts = [_degree_lemma(k) for k in degrees] + [
+    texts = [POWER] * any(cut["kind"] == "power" for cut in cuts) + [_degree_lemma(k) for k in degrees] + [
         _cut_lemma(i, c) for i, c in enumerate(cuts) if c["kind"] in ("lower", "upper")
     ]
     return TAYLOR + "".join(texts)
@@ -116,6 +133,14 @@ def lemmas(cuts: list[dict[str, Any]]) -> str:
 
 def facts(cuts: list[dict[str, Any]], atoms: list[str], first: int = 0) -> list[str]:
     """Proof lines that pose every Taylor cut's lemma (numbered from `first` in the file) at every exponential atom's
-    argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small)."""
+    argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small), and
+    every power cut's fact at every ordered pair of them where nra shows its premise."""
     taylor = [i for i, c in enumerate(cuts, first) if c["kind"] in ("lower", "upper")]
-    return [f"  pose proof (hf_cut_{i} {a})." for i in taylor for a in atoms]
+    lines = [f"  pose proof (hf_cut_{i} {a})." for i in taylor for a in atoms]
+    powers = dict.fromkeys(tuple(c["exponents"]) for c in cuts if c["kind"] == "power")
+    pairs = [(a, b) for a in atoms for b in atoms if a != b]
+    return lines + [  # a power cut's fact at every ordered pair of atoms whose exponents nra orders
+        f"  try (assert (exp {a} ^ {q} <= exp {b} ^ {p}) by (apply hf_power_le; simpl INR; nra))."
+        for q, p in powers
+        for a, b in pairs
+    ]

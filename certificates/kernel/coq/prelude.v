@@ -56,7 +56,24 @@ Lemma hf_int_split (n k : Z) : IZR n <= IZR k \/ IZR k + 1 <= IZR n.
 Proof.
   destruct (Z_le_gt_dec n k) as [h|h]; [left; apply IZR_le; exact h | right; rewrite <- plus_IZR; apply IZR_le; lia].
 Qed.
-(* Split conjunctions, equivalences and negations of the goal, then close each part by real arithmetic. *)
+(* A relation between rational functions: its difference over one denominator (field_simplify) P / Q, 0 < Q and P's
+   sign by nra, the denominators field_simplify asks to be nonzero by nra too (the equivalences set aside first). *)
+Lemma hf_div_nonpos (P Q : R) : 0 < Q -> P <= 0 -> P / Q <= 0.
+Proof. intros hq hp. unfold Rdiv. pose proof (Rinv_0_lt_compat Q hq). nra. Qed.
+Lemma hf_div_neg (P Q : R) : 0 < Q -> P < 0 -> P / Q < 0.
+Proof. intros hq hp. unfold Rdiv. pose proof (Rinv_0_lt_compat Q hq). nra. Qed.
+Ltac hf_cleared :=
+  lazymatch goal with |- context [ / _ ] => idtac end;
+  repeat match goal with h : _ <-> _ |- _ => clear h end;
+  match goal with
+  | |- _ <= _ => apply Rminus_le
+  | |- _ >= _ => apply Rle_ge, Rminus_le
+  | |- _ < _ => apply Rminus_lt
+  | |- _ > _ => apply Rminus_lt
+  end;
+  field_simplify; [ first [ apply hf_div_nonpos | apply hf_div_neg | idtac ]; solve [ nra ] | repeat split; intro; nra .. ].
+(* Split conjunctions, equivalences and negations of the goal, then close each part by real arithmetic (a relation
+   between rational functions over one denominator first: nra on the fractions as they stand may search long). *)
 Ltac hf_decide :=
   unfold Rdiv in *;
   repeat match goal with
@@ -64,7 +81,7 @@ Ltac hf_decide :=
          | |- _ <-> _ => split; intro
          | |- ~ _ => intro
          end;
-  solve [ lra | nra ].
+  solve [ lra | hf_cleared | nra ].
 
 (* Polynomial facts for the T19 statements (c* pinned by c^2 + (H - 1) c - 1 = 0). *)
 Lemma le_iff_factor (L R0 A K : R) : 0 < K -> L - R0 = A * K -> (L <= R0 <-> A <= 0).

@@ -101,10 +101,13 @@ def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Ro
 
 def expanded(tree: Any) -> Any:
     """The tree with `beta_star`, `rate` and `lambda_max` written out as their stored closed forms (`exprtree.expand`:
-    the one meaning of each name); the other named nodes have a Coq term of their own."""
+    the one meaning of each name) and each `rpow` as an exp of a log; the other named nodes have a Coq term of their
+    own."""
     if not isinstance(tree, list) or tree[:1] in (["rat"], ["sym"]):
         return tree
     tree = [tree[0], *map(expanded, tree[1:])]
+    if tree[0] == "rpow" and len(tree) == 3:  # b^q as exp(q ln b), defined where b > 0 (`real_encoding`'s reading)
+        return ["exp", ["mul", tree[2], ["log", tree[1]]]]
     return expanded(expand(tree)) if tree[0] in ("beta_star", "rate", "lambda_max") else tree
 
 
