@@ -125,9 +125,11 @@ def lemmas(cuts: list[dict[str, Any]]) -> str:
     if not cuts:
         return ""
     degrees = sorted({cut["degree"] for cut in cuts if cut["kind"] in ("lower", "upper")})
-    texts = [POWER] * any(cut["kind"] == "power" for cut in cuts) + [_degree_lemma(k) for k in degrees] + [
-        _cut_lemma(i, c) for i, c in enumerate(cuts) if c["kind"] in ("lower", "upper")
-    ]
+    texts = (
+        [POWER] * any(cut["kind"] == "power" for cut in cuts)
+        + [_degree_lemma(k) for k in degrees]
+        + [_cut_lemma(i, c) for i, c in enumerate(cuts) if c["kind"] in ("lower", "upper")]
+    )
     return TAYLOR + "".join(texts)
 
 
