@@ -63,14 +63,14 @@ Proof. intro j. rewrite <- mult_INR. reflexivity. Qed.
 
 #: A power cut's fact (q a <= p b gives exp(a)^q <= exp(b)^p), from exp(a)^k = exp(k a) and exp increasing.
 POWER = """\
-Lemma hf_exp_pow (k : nat) (a : R) : exp a ^ k = exp (INR k * a).
+Lemma hf_exp_pow : forall (k : nat) (a : R), exp a ^ k = exp (INR k * a).
 Proof.
-  induction k as [|k IH]; [ simpl; rewrite Rmult_0_l, exp_0; reflexivity | ].
+  intros k a. induction k as [|k IH]; [ simpl; rewrite Rmult_0_l, exp_0; reflexivity | ].
   rewrite <- tech_pow_Rmult, IH, <- exp_plus, S_INR. f_equal. ring.
 Qed.
-Lemma hf_power_le (q p : nat) (a b : R) : INR q * a <= INR p * b -> exp a ^ q <= exp b ^ p.
+Lemma hf_power_le : forall (q p : nat) (a b : R), INR q * a <= INR p * b -> exp a ^ q <= exp b ^ p.
 Proof.
-  rewrite !hf_exp_pow. intro h. destruct (Rle_lt_or_eq_dec _ _ h) as [l | e].
+  intros q p a b. rewrite !hf_exp_pow. intro h. destruct (Rle_lt_or_eq_dec _ _ h) as [l | e].
   - left. apply exp_increasing. exact l.
   - right. rewrite e. reflexivity.
 Qed.
