@@ -133,6 +133,14 @@ def lemmas(cuts: list[dict[str, Any]]) -> str:
     return TAYLOR + "".join(texts)
 
 
+#: The premise q a <= p b is shown from the inequalities free of exp and inverses (the domain's bounds, a log's sign):
+#: nra on every hypothesis may search for a minute before it fails on a false premise.
+_ORDER_ONLY = (
+    "repeat match goal with h : _ <-> _ |- _ => clear h | h : _ = _ |- _ => clear h | h : _ <> _ |- _ => clear h "
+    "| h : context [ exp _ ] |- _ => clear h | h : context [ / _ ] |- _ => clear h end;"
+)
+
+
 def facts(cuts: list[dict[str, Any]], atoms: list[str], first: int = 0) -> list[str]:
     """Proof lines that pose every Taylor cut's lemma (numbered from `first` in the file) at every exponential atom's
     argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small), and
@@ -142,7 +150,7 @@ def facts(cuts: list[dict[str, Any]], atoms: list[str], first: int = 0) -> list[
     powers = dict.fromkeys(tuple(c["exponents"]) for c in cuts if c["kind"] == "power")
     pairs = [(a, b) for a in atoms for b in atoms if a != b]
     return lines + [  # a power cut's fact at every ordered pair of atoms whose exponents nra orders
-        f"  try (assert (exp {a} ^ {q} <= exp {b} ^ {p}) by (apply hf_power_le; simpl INR; nra))."
+        f"  try (assert (exp {a} ^ {q} <= exp {b} ^ {p}) by (apply hf_power_le; simpl INR; {_ORDER_ONLY} nra))."
         for q, p in powers
         for a, b in pairs
     ]

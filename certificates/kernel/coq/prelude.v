@@ -28,8 +28,14 @@ Proof. rewrite <- exp_0. split; [apply exp_increasing | apply exp_lt_inv]. Qed.
 Lemma exp_lt_iff (a b : R) : a < b <-> exp a < exp b.
 Proof. split; [apply exp_increasing | apply exp_lt_inv]. Qed.
 
+(* A product, sum or quotient of factors each positive by lra (exponentials are) is positive; the equivalences among
+   the hypotheses (the exponentials' order facts) are set aside first: lra would split on each. *)
+Ltac hf_positive := solve [ repeat match goal with h : _ <-> _ |- _ => clear h end; unfold Rgt;
+  repeat first [ lra | apply Rmult_lt_0_compat | apply Rplus_lt_0_compat | apply Rinv_0_lt_compat | apply exp_pos ] ].
+(* exp a: its sign, 1 + a <= exp a, its order against 1 (and 1 < exp a outright where a > 0 by `hf_positive`). *)
 Ltac hf_exp_facts a :=
-  pose proof (exp_pos a); pose proof (exp_ineq1_le a); pose proof (exp_lt_1_iff a); pose proof (exp_gt_1_iff a).
+  pose proof (exp_pos a); pose proof (exp_ineq1_le a); pose proof (exp_lt_1_iff a); pose proof (exp_gt_1_iff a);
+  try (let h := fresh "hpos" in assert (h : 1 < exp a) by (apply exp_gt_1_iff; hf_positive)).
 Ltac hf_exp_pair a b := pose proof (exp_plus a b); pose proof (exp_lt_iff a b); pose proof (exp_lt_iff b a).
 (* sqrt a: its sign, and sqrt a * sqrt a = a once 0 <= a is proved from the hypotheses. *)
 Ltac hf_sqrt_facts a :=
@@ -42,14 +48,13 @@ Ltac hf_sqrt_facts a :=
                    try (let h := fresh "hlow" in assert (h : - p < sqrt a) by nra)
   | _ => idtac
   end.
-(* ln a: exp (ln a) = a once 0 < a is proved from the hypotheses. *)
-Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h)).
-(* / a: a * / a = 1 once a <> 0 is proved from the hypotheses. *)
-(* A product, sum or quotient of factors each positive by lra (exponentials are) is positive; the equivalences among
-   the hypotheses (the exponentials' order facts) are set aside first: lra would split on each. *)
-Ltac hf_positive := solve [ repeat match goal with h : _ <-> _ |- _ => clear h end; unfold Rgt;
-  repeat first [ lra | apply Rmult_lt_0_compat | apply Rplus_lt_0_compat | apply Rinv_0_lt_compat | apply exp_pos ] ].
-Ltac hf_inverse_facts a := try (let h := fresh "hdef" in assert (h : a <> 0) by (try unfold c_star in *;
+(* ln a: exp (ln a) = a once 0 < a is proved from the hypotheses (and 0 < ln a where 1 < a by nra). *)
+Ltac hf_log_facts a := try (let h := fresh "hdef" in assert (h : 0 < a) by nra; pose proof (exp_ln a h);
+  try (let g := fresh "hlog" in assert (g : 0 < ln a) by (apply exp_gt_1_iff; rewrite (exp_ln a h); nra))).
+(* / a: a * / a = 1 once a <> 0 is proved from the hypotheses (and 0 < / a where a > 0 by `hf_positive`). *)
+Ltac hf_inverse_facts a :=
+  try (let h := fresh "hpos" in assert (h : 0 < a) by hf_positive; pose proof (Rinv_0_lt_compat a h));
+  try (let h := fresh "hdef" in assert (h : a <> 0) by (try unfold c_star in *;
   first [ apply Rgt_not_eq; hf_positive | intro; nra ]); pose proof (Rinv_r a h)).
 (* An integer is at most k or at least k + 1: a cover's split of an integer variable at a point between k and k + 1. *)
 Lemma hf_int_split (n k : Z) : IZR n <= IZR k \/ IZR k + 1 <= IZR n.
