@@ -196,6 +196,8 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
     for i, a in enumerate(exps):
         for b in exps[i + 1 :]:
             lines.append(f"  hf_exp_pair {a} {b}.")
+            inverse = f"rewrite <- exp_plus; replace ({a} + {b}) with 0 by ring; apply exp_0"
+            lines.append(f"  try (assert (exp {a} * exp {b} = 1) by ({inverse})).")  # e^a e^(-a) = 1
     lines += [f"  hf_inverse_facts {a}." for a in inverses] + unfold  # a base's sign: the atoms' facts
     for i, a in enumerate(sqrts):  # one atom for radicands equal by ring: sqrt 5 and c_star 2's sqrt ((2 - 1)^2 + 4)
         lines += [f"  try (replace (sqrt {b}) with (sqrt {a}) in * by (f_equal; ring))." for b in sqrts[i + 1 :]]

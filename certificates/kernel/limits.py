@@ -4,9 +4,10 @@
 The statement: `{"form": "limit", "claim", "variables", "variable": v, "expression": h, "limit": L, "error":
 {"coefficient": C, "scale", "rate": k}, "conditions", "point"}`, optionally `"sign"` (`>` or `<`: L sign 0 on the
 domain). v is the last variable, with a rational lower bound V > 0 (V > 1 for the log scale) and no upper bound; L
-and C are trees free of v; k > 0 a rational; e(v) = v^(-k), log(v)^(-k) or exp(-k v) by the scale (`SCALES`). The
-kernel builds the statements of form `real` (`relations`) h - L <= C e(v) and L - h <= C e(v) over the same
-variables, conditions and point (then `L sign 0` with a sign) and checks each by its smt certificate
+and C are trees free of v; k > 0 a rational; e(v) = v^(-k), log(v)^(-k) or exp(-k v) by the scale (`SCALES`); on
+the exp scale k may be a tree free of v (e^(-lam beta)). The kernel builds the statements of form `real` (`relations`)
+h - L <= C e(v) and L - h <= C e(v) over the same variables, conditions and point (then `L sign 0` with a sign, and
+`k > 0` for a tree k) and checks each by its smt certificate
 (`real_statements.check`: z3 and cvc5 on the kernel's own encoding of its trees). The payload is `{"cuts": one list
 of cuts per built statement}` with the statement's `limit`, `error` and `sign` repeated (the search's results, which
 `check-cert --claims` reads there to elaborate the statement again). So |h - L| <= C e(v) at every v >= V, and C e(v)
@@ -14,6 +15,7 @@ of cuts per built statement}` with the statement's `limit`, `error` and `sign` r
 -> 1 for `~ g`, ...) is the elaborator's (`certificates.statements.limits`), compared by `check-cert --claims`.
 """
 
+from fractions import Fraction
 from typing import Any
 
 from . import real_statements
@@ -33,18 +35,22 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     require_keys(statement, KEYS | ({"sign"} & set(statement)), f"statement of form {FORM}")
     v, error, last = statement["variable"], statement["error"], require_list(statement["variables"], 16, "vars", 1)[-1]
     require_keys(error, {"coefficient", "scale", "rate"}, "the error bound")
-    k, low, scale = parse_rational(error["rate"]), last.get("low") or [None], error["scale"]
+    low, scale, rate = last.get("low") or [None], error["scale"], error["rate"]
+    tree = isinstance(rate, list) and scale == "exp"  # a rate free of v, shown > 0 by one more relation
+    k = Fraction(1) if tree else parse_rational(rate)
     if last.get("name") != v or last.get("high") is not None or k <= 0 or statement.get("sign", ">") not in ("<", ">"):
         raise Rejected(f"{FORM}: the variable is the last one, unbounded above; the rate k > 0; the sign > or <")
     if low[0] != "rat" or parse_rational(low[1]) <= (scale == "log") or scale not in SCALES:
         raise Rejected(f"{FORM}: the variable's lower bound is a rational > 0 (> 1 for the log scale); a known scale")
-    if v in symbols(statement["limit"]) | symbols(error["coefficient"]):
-        raise Rejected(f"{FORM}: the limit and the coefficient are free of {v}")
+    if v in symbols(statement["limit"]) | symbols(error["coefficient"]) | (symbols(rate) if tree else set()):
+        raise Rejected(f"{FORM}: the limit, the coefficient and the rate are free of {v}")
     h, limit = statement["expression"], statement["limit"]
-    bound = ["mul", error["coefficient"], SCALES[scale](["sym", v], k)]
+    decay = ["exp", ["neg", ["mul", rate, ["sym", v]]]] if tree else SCALES[scale](["sym", v], k)
+    bound = ["mul", error["coefficient"], decay]
     base = {key: statement[key] for key in ("claim", "variables", "conditions", "point")} | {"form": "real", "op": "<="}
     found = [base | {"lhs": ["sub", h, limit], "rhs": bound}, base | {"lhs": ["sub", limit, h], "rhs": bound}]
-    return found + [base | {"lhs": limit, "op": statement.get("sign"), "rhs": _rat(0)}] * ("sign" in statement)
+    found += [base | {"lhs": limit, "op": statement.get("sign"), "rhs": _rat(0)}] * ("sign" in statement)
+    return found + [base | {"lhs": rate, "op": ">", "rhs": _rat(0)}] * tree
 
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:

@@ -20,7 +20,7 @@ from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.limits import certify
 from headflow.checks import coq_files
 
-from tests.certificates.kernel.test_limit_statements import CRITICAL, SUPERCRITICAL
+from tests.certificates.kernel.test_limit_statements import CRITICAL, FROZEN, SUPERCRITICAL
 from tests.coq_tier import module_needs_coqc
 
 pytestmark = module_needs_coqc("Coq tests of the limit form")
@@ -67,3 +67,12 @@ def test_a_symbolic_power_is_re_checked_by_coq_with_its_power_cuts(tmp_path: Pat
     text = coq_files.coq_text(path)
     assert "(exp (gamma * (ln (IZR n))))" in text and "(IZR n) > 0" in text  # n^gamma where n > 0
     assert "Lemma hf_power_le" in text and "apply hf_power_le" in text
+
+
+def test_a_tree_rate_is_re_checked_by_coq(tmp_path: Path) -> None:
+    """(e^(lam beta) + n - 1)/e^(lam beta) -> 1 with n e^(-lam beta): e^(lam beta) e^(-(lam beta)) = 1 is posed for
+    the pair of atoms whose arguments sum to 0 by ring, and lam > 0 is the third Theorem."""
+    path = _certificate(tmp_path, FROZEN, limit="1")
+    checked = coq_files.check(path)
+    assert checked.status == coq_files.RECHECKED, checked.message
+    assert "Theorem claim_frozen_2" in coq_files.coq_text(path)

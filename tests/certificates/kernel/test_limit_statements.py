@@ -19,6 +19,7 @@ from headflow.certificates.kernel import limits
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.statements import guard
+from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.limits import accepted, certify, search
@@ -57,6 +58,17 @@ expr = "rate(lam, n, beta)"
 domain = { lam = "positive", n = "integer>=2", beta = "positive" }
 as = "n -> oo"
 order = "{order}"
+"""
+
+FROZEN = """
+[[claim]]
+id = "frozen"
+kind = "asymptotic"
+quantity = "expression"
+expr = "1 / rate(lam, n, beta)"
+domain = { lam = "positive", n = "integer>=2", beta = "positive" }
+as = "beta -> oo"
+order = "~ exp(lam * beta) / (2 * lam)"
 """
 
 
@@ -218,3 +230,36 @@ def test_malformed_power_cuts_are_rejected() -> None:
         forged[index] |= bad
         with pytest.raises(Rejected):
             _check(statement, payload | {"cuts": [forged, *payload["cuts"][1:]]})
+
+
+def test_a_rate_that_is_a_tree_on_the_exp_scale() -> None:
+    """(e^(lam beta) + n - 1)/e^(lam beta) -> 1 as beta -> oo with error (n - 1) e^(-lam beta) <= n e^(-lam beta): the
+    rate lam is a tree, shown > 0 by a third built relation; beta from 1 (the claim's domain starts at 0)."""
+    statement, payload = _proved(FROZEN, limit="1")
+    assert statement["error"]["scale"] == "exp" and statement["error"]["rate"] == ["sym", "lam"]
+    assert statement["variables"][-1]["low"] == ["rat", "1"]
+    built = limits.relations(statement)
+    assert len(built) == 3 and built[2]["lhs"] == ["sym", "lam"] and built[2]["op"] == ">"
+    assert "-> 1 as beta -> oo" in _check(statement, payload)
+
+
+FROZEN_ATTACKS = {
+    "a rate naming v": ["mul", ["sym", "lam"], ["sym", "beta"]],
+    "a rate that is not positive": ["neg", ["sym", "lam"]],
+    "a rate doubled (the error shrinks past the difference)": ["mul", ["rat", "2"], ["sym", "lam"]],
+}
+
+
+@pytest.mark.parametrize("name", FROZEN_ATTACKS)
+def test_a_tree_rate_attacked_is_rejected(name: str) -> None:
+    statement, payload = _proved(FROZEN, limit="1")
+    statement["error"] = payload["error"] = statement["error"] | {"rate": FROZEN_ATTACKS[name]}
+    with pytest.raises(Rejected):
+        _check(statement, payload)
+
+
+def test_a_tree_rate_off_the_exp_scale_is_rejected() -> None:
+    statement, payload = _proved(CRITICAL.replace("{limit}", "1/2"))
+    statement["error"] = payload["error"] = statement["error"] | {"rate": ["sym", "n"]}
+    with pytest.raises((Rejected, TreeError)):
+        _check(statement, payload)
