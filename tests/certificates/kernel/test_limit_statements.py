@@ -10,6 +10,8 @@ certificate of `limit 1` presented for the `limit 1/2` claim, the opposite verdi
 
 from __future__ import annotations
 
+import functools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from headflow.certificates.kernel.coq.statements import guard
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
-from headflow.certificates.provers.limits import accepted, certify, search
+from headflow.certificates.provers.limits import _cuts, accepted, certify, search
 from headflow.certificates.statements.limits import elaborate
 from headflow.checks.rechecks import recheck
 
@@ -77,10 +79,18 @@ def _claim(text: str) -> Any:
     return claim
 
 
-def _proved(text: str, holds: bool = True, limit: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+@functools.cache
+def _found(text: str, holds: bool, limit: str | None) -> str:
+    """The search's (statement, payload) as JSON: searched once per worker, since each search runs the solvers."""
     found = search(_claim(text), holds, limit)
     assert found is not None
-    return found
+    return json.dumps(found)
+
+
+def _proved(text: str, holds: bool = True, limit: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh copy of the search's (statement, payload), which a test may edit."""
+    statement, payload = json.loads(_found(text, holds, limit))
+    return statement, payload
 
 
 def _check(statement: dict[str, Any], payload: dict[str, Any]) -> str:
@@ -232,10 +242,19 @@ def test_malformed_power_cuts_are_rejected() -> None:
             _check(statement, payload | {"cuts": [forged, *payload["cuts"][1:]]})
 
 
+@functools.cache
+def _frozen() -> str:
+    """The frozen claim's statement and payload with the error n e^(-lam beta) given (the search finds it third)."""
+    error = {"coefficient": ["mul", ["rat", "1"], ["sym", "n"]], "scale": "exp", "rate": ["sym", "lam"]}
+    statement = elaborate(_claim(FROZEN), "smt", {"limit": ["rat", "1"], "error": error})
+    assert statement is not None
+    return json.dumps((statement, {"limit": statement["limit"], "error": error, "cuts": _cuts(statement)}))
+
+
 def test_a_rate_that_is_a_tree_on_the_exp_scale() -> None:
     """(e^(lam beta) + n - 1)/e^(lam beta) -> 1 as beta -> oo with error (n - 1) e^(-lam beta) <= n e^(-lam beta): the
     rate lam is a tree, shown > 0 by a third built relation; beta from 1 (the claim's domain starts at 0)."""
-    statement, payload = _proved(FROZEN, limit="1")
+    statement, payload = json.loads(_frozen())
     assert statement["error"]["scale"] == "exp" and statement["error"]["rate"] == ["sym", "lam"]
     assert statement["variables"][-1]["low"] == ["rat", "1"]
     built = limits.relations(statement)
@@ -252,7 +271,7 @@ FROZEN_ATTACKS = {
 
 @pytest.mark.parametrize("name", FROZEN_ATTACKS)
 def test_a_tree_rate_attacked_is_rejected(name: str) -> None:
-    statement, payload = _proved(FROZEN, limit="1")
+    statement, payload = json.loads(_frozen())
     statement["error"] = payload["error"] = statement["error"] | {"rate": FROZEN_ATTACKS[name]}
     with pytest.raises(Rejected):
         _check(statement, payload)
