@@ -17,7 +17,7 @@ from headflow.certificates.claims.interaction_text import parse_interaction
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel import ball_model, masks
 from headflow.certificates.kernel.coq import run
-from headflow.certificates.kernel.coq.statements import NotTranslatable, guard, statements
+from headflow.certificates.kernel.coq.statements import guard, statements
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.model_chain import Chain
@@ -132,11 +132,15 @@ def test_the_interaction_energy_is_its_antiderivative_at_the_scores() -> None:
     _compare(cfg, {"interaction energies": EXPONENTIAL["head energies"]})
 
 
-def test_an_interaction_without_a_coq_term_is_not_translatable_with_its_reason() -> None:
-    # the statement writer refuses the node where a definition uses it (the rate's velocities use phi)
+def test_an_interaction_with_a_fractional_power_is_stated_where_its_base_is_positive() -> None:
+    """(1 + s^2)^(1/3) is `exp ((1 / 3) * (ln (1 + s^2)))` (the SMT encoding's reading of a power), and the Theorem
+    states `0 < 1 + s^2` at every score a definition uses it at: Coq's total `ln` is never read outside its domain."""
     cfg = _configuration(7, "sphere", "usa", interaction=parse_interaction("(1 + s**2)**(1/3)", "usa"))
-    with pytest.raises(NotTranslatable, match="'rpow'"):
-        statements("rate", rate_problem("energy_rate", "<", cfg, {}))
+    stated = "\n".join(text for _, text in statements("rate", rate_problem("energy_rate", "<", cfg, {})))
+    phi = next(line for line in stated.splitlines() if line.startswith("Definition phi_0_0_0 "))
+    assert phi.startswith("Definition phi_0_0_0 : R := (exp ((1 / 3) * (ln (1 + (")
+    base = phi.split("(ln ", 1)[1].removesuffix("))).")
+    assert f"  0 < {base} /\\" in stated.split("Theorem claim_rate :", 1)[1]
 
 
 def test_entropies_of_an_interaction_are_refused_by_the_chain() -> None:
