@@ -166,25 +166,18 @@ def _exp_errors(claim: AsymptoticClaim, limit: Tree) -> list[dict[str, Any]]:
     """C exp(-k v) for each k with exp(k v) (or exp(v k)) in the expression, k free of v; C the limit's size times 1,
     another variable or a ratio of them (e^(-lam beta) (n - 1) is the error of (e^(lam beta) + n - 1)/e^(lam beta) ->
     1)."""
-    v, found = claim.variable.name, []
-
-    def walk(tree: Any) -> None:
-        if not isinstance(tree, list) or not tree or tree[0] in ("rat", "sym"):
-            return
-        if tree[0] == "rate" and tree[3] == ["sym", v] and v not in symbols(tree[1]):
-            found.append(tree[1])
-        if tree[0] == "exp" and tree[1][0] == "mul" and len(tree[1]) == 3 and ["sym", v] in tree[1][1:]:
-            factor = tree[1][2] if tree[1][1] == ["sym", v] else tree[1][1]
-            found.append(factor) if v not in symbols(factor) else None
-        for child in tree[1:]:
-            walk(child)
-
-    walk(parse_tree(claim.raw["expr"], {s.name: s for s in claim.order}))
+    v, found = ["sym", claim.variable.name], []
+    for node in _nodes(parse_tree(claim.raw["expr"], {s.name: s for s in claim.order})):
+        if node[:1] == ["rate"] and node[3] == v:
+            found.append(node[1])
+        elif node[:1] == ["exp"] and node[1][0] == "mul" and len(node[1]) == 3 and v in node[1][1:]:
+            found.append(node[1][2] if node[1][1] == v else node[1][1])
+    found = [k for k in found if v[1] not in symbols(k)]
     rates = [k for i, k in enumerate(found) if k not in found[:i]]
-    others = [["sym", s.name] for s in claim.order if s.name != v]
+    others = [["sym", s.name] for s in claim.order if s.name != v[1]]
     size = [["rat", "1"]] if not symbols(limit) else [["mul", ["rat", "2"], limit]]
     ratios = [["div", o, p] for o in [["rat", "1"], *others] for p in others if o != p]
-    coefficients = [c for c in size] + [["mul", c, o] for c in size for o in others + ratios]
+    coefficients = size + [["mul", c, o] for c in size for o in others + ratios]
     return [{"coefficient": c, "scale": "exp", "rate": k} for k in rates for c in coefficients]
 
 
