@@ -12,11 +12,14 @@ lemma at every exponential atom of its statement and closes the goal with `nra` 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from headflow.certificates.kernel.coq.statements import real
 
+#: A tactic for a power cut's premise at the atoms a, b (their texts) and the cut's q, p, or None.
+Premise = Callable[[str, str, int, int], str | None]
 #: Bits `interval` uses to prove L <= exp t (the kernel shows L <= exp t with balls of 256 bits).
 CUT_BITS = 320
 
@@ -141,16 +144,20 @@ _ORDER_ONLY = (
 )
 
 
-def facts(cuts: list[dict[str, Any]], atoms: list[str], first: int = 0) -> list[str]:
+def facts(
+    cuts: list[dict[str, Any]], atoms: list[str], first: int = 0, premise: Premise = lambda a, b, q, p: None
+) -> list[str]:
     """Proof lines that pose every Taylor cut's lemma (numbered from `first` in the file) at every exponential atom's
     argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small), and
-    every power cut's fact at every ordered pair of them where nra shows its premise."""
+    every power cut's fact at every ordered pair of them where nra shows its premise (or `premise`'s tactic for the
+    atoms a, b and the cut's q, p does: the factors' signs, `factored.power_premise`)."""
     taylor = [i for i, c in enumerate(cuts, first) if c["kind"] in ("lower", "upper")]
     lines = [f"  pose proof (hf_cut_{i} {a})." for i in taylor for a in atoms]
     powers = dict.fromkeys(tuple(c["exponents"]) for c in cuts if c["kind"] == "power")
     pairs = [(a, b) for a in atoms for b in atoms if a != b]
     return lines + [  # a power cut's fact at every ordered pair of atoms whose exponents nra orders
-        f"  try (assert (exp {a} ^ {q} <= exp {b} ^ {p}) by (apply hf_power_le; simpl INR; {_ORDER_ONLY} nra))."
+        f"  try (assert (exp {a} ^ {q} <= exp {b} ^ {p}) by (apply hf_power_le; simpl INR; {_ORDER_ONLY} "
+        + (f"first [ nra | {tactic} ]))." if (tactic := premise(a, b, q, p)) else "nra)).")
         for q, p in powers
         for a, b in pairs
     ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import convexity, cuts, enclosures, roots
+from headflow.certificates.coq import convexity, cuts, enclosures, factored, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -34,10 +34,10 @@ from headflow.certificates.kernel.coq.statements import (
 
 #: The proof of a universal statement without a hand proof: a product, sum or quotient of factors each positive by
 #: lra (`hf_positive`: an equiangular certificate's pull), else `field` with its denominators shown non-zero by nra (an
-#: identity of rational functions: its rate), else the atoms' facts and lra/nra, else `interval` (a strict sign).
-FALLBACK = (
-    "  first [ hf_positive | solve [ field; repeat split; intro; nra ] | hf_decide | interval with (i_prec 256) ]."
-)
+#: identity of rational functions: its rate), else (where SymPy proposes one) the signs of each relation's factors
+#: (`factored`: a product of three defeats nra, whose failing search may take a minute), else the atoms' facts and
+#: lra/nra, else `interval` (a strict sign).
+FALLBACK = ("hf_positive | solve [ field; repeat split; intro; nra ]", "hf_decide | interval with (i_prec 256)")
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
 #: The ball precision of the provers' point witnesses (their payload's `prec`), for a file written without one.
@@ -67,9 +67,11 @@ def source(
     else:
         texts = [text for _, text in statements(claim_id, problem)]
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]
-        body = cuts.lemmas([c for s in problem for c in s.cuts]) + "\n".join(
-            _universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True)
-        )
+        lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
+        proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
+        if "hf_exp_pow" in proofs and "hf_exp_pow" not in lemmas:  # a factored proof's exponentials as powers
+            lemmas += cuts.POWER
+        body = lemmas + proofs
     return header(title, claim_id, sentence) + "\n" + body
 
 
@@ -142,20 +144,32 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     if roots:
         opened.insert(0, "  split; [ hf_decide | ].")
     atoms = [f"(lambda_c'{k} * {beta})" for k, (_, beta) in enumerate(roots)]
-    facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms)
-    cut_facts = cuts.facts(list(statement.cuts), exps, first_cut)
+    trees: dict[str, Any] = {}
+    facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms, trees)
+
+    def premise(a: str, b: str, q: int, p: int) -> str | None:
+        return factored.power_premise(statement, trees[a], trees[b], q, p) if a in trees and b in trees else None
+
+    cut_facts = cuts.facts(list(statement.cuts), exps, first_cut, premise)
     proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
-    proof.append(PROOFS.get(statement.name, FALLBACK))
+    by_factors = factored.proof(statement) if statement.name not in PROOFS and not roots else None
+    tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])
+    proof.append(PROOFS.get(statement.name, f"  first [ {tactics} ]."))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
-def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None = None) -> tuple[list[str], list[str]]:
+def _atom_facts(
+    formulas: list[Any], integers: Any = (), roots: list[str] | None = None, trees: dict[str, Any] | None = None
+) -> tuple[list[str], list[str]]:
     """(proof lines that put the library facts of every exp, sqrt and ln atom among the hypotheses, the exponential
-    atoms' arguments: the formulas' own, then `roots`, the exponents of lambda_c's roots)."""
+    atoms' arguments: the formulas' own, then `roots`, the exponents of lambda_c's roots); `trees` gets the tree of
+    each argument the formulas give."""
+    trees = {} if trees is None else trees
     exps: list[str] = []
     sqrts: list[str] = []
     logs: list[str] = []
     inverses: list[str] = []
+    logs_trees: dict[str, Any] = {}
 
     def _term(tree: Any) -> str:
         return translated(tree, {}, integers)
@@ -167,10 +181,12 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
             walk(child)
         if node[0] == "exp":
             exps.append(_term(node[1]))
+            trees[exps[-1]] = node[1]
         elif node[0] == "sqrt":
             sqrts.append(_term(node[1]))
         elif node[0] == "log":
             logs.append(_term(node[1]))
+            logs_trees[logs[-1]] = node[1]
         elif node[0] == "c_star":
             sqrts.append(f"(({_term(node[1])} - 1) ^ 2 + 4)")
         elif node[0] == "golden":  # (1 + sqrt 5) / 2
@@ -189,6 +205,7 @@ def _atom_facts(formulas: list[Any], integers: Any = (), roots: list[str] | None
     for a in logs:
         lines.append(f"  hf_log_facts {a}.")
         exps.append(f"(ln {a})")
+        trees[exps[-1]] = ["log", logs_trees[a]]
     for a in sqrts:
         lines.append(f"  hf_sqrt_facts {a}.")
     for a in exps:

@@ -4,8 +4,11 @@ field_simplify, its sign by nra) with the power cuts' facts (`certificates.coq.c
 
 Worked by hand: n/(2n - 1) - 1/2 = 1/(2 (2n - 1)) <= 1/n for n >= 2; n^g/(n^g + n - 1) -> 1 for g in [2, 3], since
 1 - h = (n - 1)/(n^g + n - 1) <= 1/n once n^g >= n^2 (exp(g ln n) >= exp(ln n)^2, the power cut 1 * g ln n <= 2 ln n
-read backwards); the wrong limit 1 refuted by n/(2n - 1) - 1 -> 1/2 - 1 < 0. A relation the certificate does not
-prove (the coefficient 1/4: 1/(2 (2n - 1)) > 1/(4n)) is not proved by coqc either.
+read backwards); n rate(lam, n, beta) -> 2 lam with error 4 lam e^(beta lam)/n, whose cleared numerator
+-2 lam (3 n E - n + 2 E^2 - 2 E) (E = e^(beta lam) > 1) is a product nra does not find (`certificates.coq.factored`:
+each factor's sign, then the products two at a time); the wrong limit 1 refuted by n/(2n - 1) - 1 -> 1/2 - 1 < 0.
+A relation the certificate does not prove (the coefficient 1/4: 1/(2 (2n - 1)) > 1/(4n)) is not proved by coqc
+either.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.limits import certify
 from headflow.checks import coq_files
 
-from tests.certificates.kernel.test_limit_statements import CRITICAL, FROZEN, SUPERCRITICAL
+from tests.certificates.kernel.test_limit_statements import CRITICAL, FROZEN, RATE, SUPERCRITICAL
 from tests.coq_tier import module_needs_coqc
 
 pytestmark = module_needs_coqc("Coq tests of the limit form")
@@ -76,3 +79,30 @@ def test_a_tree_rate_is_re_checked_by_coq(tmp_path: Path) -> None:
     checked = coq_files.check(path)
     assert checked.status == coq_files.RECHECKED, checked.message
     assert "Theorem claim_frozen_2" in coq_files.coq_text(path)
+
+
+def test_a_product_of_three_factors_is_re_checked_by_coq(tmp_path: Path) -> None:
+    """rate(lam, n, beta) is not o(1/n): n rate -> 2 lam, whose relations nra alone does not prove (it multiplies two
+    hypotheses at a time, the numerator is lam times a factor whose sign takes a product itself)."""
+    path = _certificate(tmp_path, RATE.replace("{order}", "o(1/n)"), holds=False, limit="2*lam")
+    checked = coq_files.check(path)
+    assert checked.status == coq_files.RECHECKED, checked.message
+    text = coq_files.coq_text(path)
+    assert "assert (hs0 : 0 <= lam) by hf_decide" in text and "by (clear - hs0 hs1; nra)" in text
+
+
+def test_a_factor_given_the_wrong_sign_is_not_proved_by_coq(tmp_path: Path) -> None:
+    """The factored proof with one factor's sign flipped (lam <= 0 asserted) is rejected; so is the second relation
+    (2 lam - n Q <= C e) with its error shrunk to a quarter, false at lam = 1, n = 10, e^beta = 3
+    (2 (E - 1) n > E (n - 1 + E)), by the proof written for it."""
+    path = _certificate(tmp_path, RATE.replace("{order}", "o(1/n)"), holds=False, limit="2*lam")
+    text = coq_files.coq_text(path)
+    forged = text.replace("assert (hs0 : 0 <= lam) by hf_decide", "assert (hs0 : lam <= 0) by hf_decide")
+    assert forged != text
+    assert run.compile_source(forged).status == "rejected"
+    sentence, built = problem(check_file(path))
+    second = built[1]
+    op, lhs, (_, coefficient, scale) = second.goal[-1]
+    shrunk = second._replace(goal=[*second.goal[:-1], [op, lhs, ["mul", ["rat", "1/4"], coefficient, scale]]])
+    assert run.compile_source(source(path.name, "rate", sentence, [shrunk])).status == "rejected"
+    assert run.compile_source(source(path.name, "rate", sentence, [second])).status == "accepted"

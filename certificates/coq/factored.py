@@ -1,0 +1,255 @@
+"""A proof of a relation between rational functions of exp, ln and the variables by the signs of its factors.
+
+`nra` multiplies hypotheses two at a time, so a numerator that is a product of three signed factors (lam (1 - E) n,
+E = exp(beta lam) > 1) defeats it however long it searches. Here SymPy proposes: the difference of the two sides over
+one denominator, factored, each factor's sign read at a point of the domain. The proof then states what SymPy
+proposed and Coq checks each step: the exponentials rewritten as powers of one atom per ratio class (exp(2 a) as
+exp(a) ^ 2, exp(-a) as / exp(a), by `hf_exp_pow` and `exp_Ropp`), the difference equal to the product by `field`,
+each factor's sign by `hf_decide`, the signs of the partial products two at a time by `nra` on those two facts alone,
+and the relation from the last. Nothing here is trusted: a wrong proposal is a proof coqc rejects.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+from headflow.certificates.kernel.coq.statements import UniversalStatement, expanded, real, translated
+from headflow.certificates.kernel.exprtree import fold
+
+#: The relation's parts: `<=` and `<` as l - r against 0, `>=` and `>` as r - l (Rminus_le, Rminus_lt).
+_OPENING = {"<=": "apply Rminus_le", "<": "apply Rminus_lt", ">=": "apply Rle_ge, Rminus_le", ">": "apply Rminus_lt"}
+#: Candidate values of a variable, for a point of the domain where the factors' signs are read.
+_VALUES = (Fraction(3), Fraction(5, 2), Fraction(2), Fraction(7, 2), Fraction(3, 2), Fraction(1), Fraction(1, 2), 10)
+#: A factor whose value at the point is this small has no sign the point shows.
+_TINY = 1e-9
+
+
+class _Atoms:
+    """The exp and ln atoms of a statement, each exp a power of one atom per class of exponents with rational ratios,
+    with the Coq text of each and of the rewriting of the statement's own exponentials into those powers."""
+
+    def __init__(self, statement: UniversalStatement) -> None:
+        self.integers = statement.integers
+        self.symbols: dict[sp.Symbol, str] = {}  # SymPy symbol -> Coq text
+        self.exponents: list[tuple[sp.Expr, str]] = []  # every exp argument: (SymPy, Coq text)
+        self.values: dict[sp.Symbol, Any] = {}  # atom symbol -> SymPy expression of its value in the variables
+        self.bases: list[tuple[sp.Expr, sp.Symbol]] = []  # (base exponent, its atom)
+        self.powers: dict[str, tuple[sp.Symbol, int]] = {}  # exponent text -> (atom, k)
+
+    def variable(self, name: str) -> sp.Symbol:
+        symbol = sp.Symbol(f"v_{name}", real=True)
+        self.symbols[symbol] = f"(IZR {name})" if name in self.integers else name
+        return symbol
+
+    def collect(self, tree: Any) -> None:
+        """Every exp argument of the tree (innermost first), then the classes of exponents."""
+        if not isinstance(tree, list) or tree[:1] in (["rat"], ["sym"]):
+            return
+        for child in tree[1:2] if tree[0] == "pow" else tree[1:]:
+            self.collect(child)
+        if tree[0] == "exp":
+            self.exponents.append((self.sympy(tree[1], plain=True), translated(tree[1], {}, self.integers)))
+
+    def classify(self) -> None:
+        for exponent, text in self.exponents:
+            for base, atom in self.bases:
+                ratio = sp.cancel(exponent / base)
+                if ratio.is_Rational and ratio.q == 1:
+                    self.powers[text] = (atom, int(ratio))
+                    break
+            else:
+                atom = sp.Symbol(f"x{len(self.bases)}", positive=True)
+                self.bases.append((exponent, atom))
+                self.symbols[atom], self.values[atom] = f"(exp {text})", sp.exp(exponent)
+                self.powers[text] = (atom, 1)
+
+    def rewrites(self) -> list[str]:
+        """Proof lines that write each exponential of the goal as a power of its class's atom."""
+        lines = []
+        for text, (atom, k) in self.powers.items():
+            base = self.symbols[atom]
+            if base == f"(exp {text})":
+                continue
+            if k == 1:
+                target, proof = base, "f_equal; ring"
+            elif k > 1:
+                target, proof = f"({base} ^ {k})", "rewrite hf_exp_pow; f_equal; simpl INR; ring"
+            else:
+                target, proof = f"(/ ({base} ^ {-k}))", "rewrite hf_exp_pow, <- exp_Ropp; f_equal; simpl INR; ring"
+            lines.append(f"try (replace (exp {text}) with {target} in * by ({proof}))")
+        return lines
+
+    def sympy(self, tree: Any, plain: bool = False) -> sp.Expr:
+        """The SymPy expression of a term; with `plain`, exponentials as SymPy's own (to compare exponents), else as
+        powers of their class's atom."""
+        rules: dict[str, Any] = {
+            "rat": lambda q: sp.Rational(q.numerator, q.denominator),
+            "sym": self.variable,
+            "add": lambda *a: sp.Add(*a),
+            "mul": lambda *a: sp.Mul(*a),
+            "neg": lambda a: -a,
+            "sub": lambda a, b: a - b,
+            "div": lambda a, b: a / b,
+            "pow": lambda b, k: b**k,
+        }
+        rules["exp"], rules["log"] = (sp.exp, sp.log) if plain else (self._exp, self._log)
+        return fold(tree, rules)
+
+    def _log(self, argument: sp.Expr) -> sp.Symbol:
+        atom = sp.Symbol(f"l{len(self.symbols)}", real=True)
+        text = _coq(argument, self.symbols)
+        for known, value in self.symbols.items():
+            if value == f"(ln {text})":
+                return known
+        self.symbols[atom], self.values[atom] = f"(ln {text})", sp.log(argument)
+        return atom
+
+    def sympy_atoms(self, plain: sp.Expr) -> sp.Expr:
+        """A plain expression (SymPy's exp and log) with its logs and exponentials as the atoms."""
+        logs = {value: self._log(value.args[0]) for value in plain.atoms(sp.log)}
+        return plain.subs(logs)
+
+    def _exp(self, argument: sp.Expr) -> sp.Expr:
+        argument = argument.subs({atom: value for atom, value in self.values.items() if isinstance(value, sp.log)})
+        for base, atom in self.bases:
+            ratio = sp.cancel(argument / base)
+            if ratio.is_Rational and ratio.q == 1:
+                return atom ** int(ratio)
+        raise ValueError("an exponential outside the classes")
+
+
+def _coq(expr: sp.Expr, symbols: dict[sp.Symbol, str]) -> str:
+    """Coq text of a SymPy rational function of the atoms (integer powers; a negative one as an inverse)."""
+    if expr.is_Rational:
+        return real(Fraction(int(expr.p), int(expr.q)))
+    if expr.is_Symbol:
+        return symbols[expr]
+    if isinstance(expr, sp.Add):
+        return "(" + " + ".join(_coq(a, symbols) for a in expr.args) + ")"
+    if isinstance(expr, sp.Mul):
+        return "(" + " * ".join(_coq(a, symbols) for a in expr.args) + ")"
+    if isinstance(expr, sp.Pow) and expr.exp.is_Integer:
+        k = int(expr.exp)
+        base = _coq(expr.base, symbols)
+        return f"({base} ^ {k})" if k > 0 else f"(/ ({base} ^ {-k}))"
+    raise ValueError(f"no Coq text for {type(expr).__name__}")
+
+
+def _point(statement: UniversalStatement, atoms: _Atoms) -> dict[sp.Symbol, float] | None:
+    """A point of the statement's domain (every hypothesis holds there), from a few candidate values per variable."""
+    names = list(statement.constants)
+    symbols = [atoms.variable(name) for name in names]
+    hypotheses = [_relation_value(h, atoms) for h in statement.hypotheses]
+    for values in itertools.islice(itertools.product(_VALUES, repeat=len(names)), 5000):
+        point = dict(zip(symbols, (float(v) for v in values), strict=True))
+        integral = all(n not in statement.integers or float(v).is_integer() for n, v in zip(names, values, strict=True))
+        if integral and all(h is not None and h(point) for h in hypotheses):
+            return point
+    return None
+
+
+def _relation_value(tree: Any, atoms: _Atoms) -> Any:
+    """A test of a hypothesis at a point (a relation between terms), None if it is not one."""
+    compare = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__}
+    if not isinstance(tree, list) or tree[0] not in compare:
+        return None
+    left, right = atoms.sympy(expanded(tree[1]), plain=True), atoms.sympy(expanded(tree[2]), plain=True)
+    return lambda point: compare[tree[0]](_value(left, point), _value(right, point))
+
+
+def _value(expr: sp.Expr, point: dict[sp.Symbol, float]) -> float:
+    return float(sp.N(expr.subs(point), 30))
+
+
+def relations(goal: Any) -> list[Any]:
+    """The relations of a goal that is a conjunction (its parts after `repeat split`)."""
+    if isinstance(goal, list) and goal[:1] == ["and"]:
+        return [part for child in goal[1:] for part in relations(child)]
+    return [goal] if isinstance(goal, list) and goal[:1] and goal[0] in _OPENING else []
+
+
+def proof(statement: UniversalStatement) -> str | None:
+    """A Coq tactic (in parentheses) that proves the statement's goal by the factors of each relation in it, None
+    where SymPy proposes nothing (no relation with a product of two or more factors, a term outside + * / exp ln, no
+    point of the domain found, a factor without a sign there)."""
+    try:
+        atoms = _Atoms(statement)
+        parts = [expanded(p) for p in relations(statement.goal)]
+        for part in parts:
+            atoms.collect(part)
+        atoms.classify()
+        point = _point(statement, atoms)
+        if point is None:
+            return None
+        tactics = [t for part in parts if (t := _relation(part, atoms, point))]
+    except (ValueError, TypeError, ZeroDivisionError, sp.PolynomialError):
+        return None
+    if not tactics:
+        return None
+    return "(" + "; ".join([*atoms.rewrites(), "repeat split", f"first [ {' | '.join(tactics)} | hf_decide ]"]) + ")"
+
+
+def _relation(part: Any, atoms: _Atoms, point: dict[sp.Symbol, float]) -> str | None:
+    """The tactic of one relation: its difference replaced by the proposed product, the product's sign."""
+    op, left, right = part[0], atoms.sympy(part[1]), atoms.sympy(part[2])
+    return _signed(left - right if op in ("<=", "<") else right - left, op, atoms, point)
+
+
+def power_premise(statement: UniversalStatement, lower: Any, upper: Any, q: int, p: int) -> str | None:
+    """A tactic (in parentheses) for a power cut's premise `INR q * a <= INR p * b` (a, b the trees `lower`, `upper`,
+    after `simpl INR`) by the factors of p b - q a, None where SymPy proposes nothing."""
+    try:
+        atoms = _Atoms(statement)
+        point = _point(statement, atoms)
+        difference = q * atoms.sympy(expanded(lower), plain=True) - p * atoms.sympy(expanded(upper), plain=True)
+        return None if point is None else _signed(atoms.sympy_atoms(difference), "<=", atoms, point)
+    except (ValueError, TypeError, ZeroDivisionError, sp.PolynomialError):
+        return None
+
+
+def _signed(difference: sp.Expr, op: str, atoms: _Atoms, point: dict[sp.Symbol, float]) -> str | None:
+    """The tactic that shows the goal `l op r` (after its opening, `difference` <= 0 or < 0) by the signs of the
+    difference's factors over one denominator: None with fewer than two factors (nra's own search suffices) or where
+    the point gives the product the wrong sign."""
+    together = sp.together(difference)
+    constant, factors = sp.factor_list(sp.numer(together))
+    denominator_constant, denominators = sp.factor_list(sp.denom(together))
+    signed = [(f, k) for f, k in factors] + [(f, -k) for f, k in denominators]
+    if sum(abs(k) for f, k in signed) < 2:
+        return None
+    strict = op in ("<", ">")
+    values = {atom: _value(value, point) for atom, value in atoms.values.items()} | point
+    lines, product, product_sign, last = [], "", 0, ""
+    for index, (factor, power) in enumerate(signed):
+        value = _value(factor.subs(values), {})
+        if abs(value) < _TINY:
+            return None
+        sign = 1 if value > 0 else -1
+        text, hyp = _coq(factor, atoms.symbols), f"hs{index}"
+        lines.append(f"assert ({hyp} : {_sign(text, sign, strict or power < 0)}) by hf_decide")
+        if power < 0:
+            inverse = "Rinv_0_lt_compat" if sign > 0 else "Rinv_lt_0_compat"
+            lines.append(f"pose proof ({inverse} {text} {hyp}) as {hyp}i")
+            text, hyp = f"(/ {text})", f"{hyp}i"
+        for _ in range(abs(power)):
+            if product:
+                product, product_sign, step = f"({product} * {text})", product_sign * sign, f"hp{len(lines)}"
+                lines.append(f"assert ({step} : {_sign(product, product_sign, strict)}) by (clear - {last} {hyp}; nra)")
+                last = step
+            else:
+                product, product_sign, last = text, sign, hyp
+    scale = constant / denominator_constant
+    if product_sign * (1 if scale > 0 else -1) > 0:
+        return None  # the proposal's sign is the relation's opposite
+    target = f"({_coq(sp.Rational(scale), atoms.symbols)} * {product})"
+    relation = "<" if strict else "<="
+    replace = f"match goal with |- ?d {relation} 0 => replace d with {target} by (field; repeat split; intro; nra) end"
+    return "(" + "; ".join([_OPENING[op], replace, *lines, f"clear - {last}; nra"]) + ")"
+
+
+def _sign(text: str, sign: int, strict: bool) -> str:
+    """`0 < text`, `text < 0` or their non-strict forms."""
+    return ("0 {} {}" if sign > 0 else "{1} {0} 0").format("<" if strict else "<=", text)
