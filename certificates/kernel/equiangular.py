@@ -54,9 +54,13 @@ from .tree_text import term_text
 FORM = "equiangular"
 REDUCTION, PAIR = "lemma.equiangular-pair", "lemma.causal-pair"
 PROPERTIES = ("tends-to", "decays-at-rate", "decays-exponentially", "initial-rate", "decays-like")
+#: The properties at every time t >= 0 of a quantity of the table (`values`), and the table's quantities.
+ALONG = ("at-least", "at-most", "non-negative", "stays-non-negative")
+TABLE = ("radial_shadow", "condition8_margin", "least_inner_product", "largest_inner_product", "merge_radius")
+TABLE += ("w2_to_dirac", "cluster_gap", "first_pair_gap", "attention_entropy")
 DATA = ("n", "beta", "strengths", "rho0", "geometry", "family", "variables")
 KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
-KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds", "point")
+KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds", "point", "head", "witness")
 #: A shape's time t and 1 + t (`_shape`: (1 + t)^p / t^p -> 1).
 TIME, BASES = ["sym", "t"], (["sym", "t"], ["add", ["rat", "1"], ["sym", "t"]])
 #: Each normalization scheme's late form eps ~ C t^p e^(-r t), (p, r): the directions follow the sphere's trajectory
@@ -73,7 +77,9 @@ CITED = (
     "0 eps constant; an entropy is continuous in rho, log n at rho = 1 (a head's scores all lambda_h: uniform rows); "
     "first_pair_gap: under the causal mask token 1 attends to itself only and token 2 to tokens 1 and 2 (w_h their "
     "weight), a closed pair that the reduction of order n = 2 describes from any start; a normalization scheme moves "
-    "the directions along the sphere's path at a speed whose integral diverges: eps ~ C t^p e^(-r t), (1 + t)^p ~ t^p"
+    "the directions along the sphere's path at a speed whose integral diverges: eps ~ C t^p e^(-r t), (1 + t)^p ~ t^p; "
+    "rho(t) moves monotonically from rho0 to its limit and takes every value between them but the limit; the table's "
+    "quantities (`values`) are continuous in rho on [-1/(n - 1), 1] and the same at every token"
 )
 #: S(rho) of each lemma: both tokens of every pair move; the causal first pair's token 1 does not.
 S = {REDUCTION: "2 c", PAIR: "c"}
@@ -101,8 +107,14 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     data["strengths"] = [_data_tree(s, variables) for s in require_list(statement["strengths"], 64, "lambda", least=1)]
     n, value, used = data["n"], data["value"], set(variables) | ({"t"} if data["property"] == "decays-like" else set())
     q = {key: parse_rational(data[key][1]) for key in ("n", "rho0") if data[key][0] == "rat"}
-    ok = statement["claim"] == claim_id and statement["attention"] in KINDS and statement["property"] in PROPERTIES
-    ok = ok and statement["quantity"] in ("cluster_gap", "attention_entropy", "first_pair_gap")
+    table = statement["quantity"] in TABLE and statement["property"] in ("tends-to", *ALONG) and not variables
+    gap = statement["quantity"] in TABLE[-3:] and statement["property"] in PROPERTIES
+    ok = statement["claim"] == claim_id and statement["attention"] in KINDS and (gap or table)
+    witness = require_keys(statement["witness"] or {"head": 0, "rho": None}, ("head", "rho"), "the witness")
+    data["rho"] = None if witness["rho"] is None else _rat(parse_rational(witness["rho"]))  # a refutation's, if any
+    heads = [h for h in (statement["head"], witness["head"]) if h is not None and type(h) is int]
+    ok = ok and len(heads) == 1 + (statement["head"] is not None) and all(0 <= h < 64 for h in heads)
+    data["witness"], data["witnessed"] = witness["head"], statement["witness"] is not None
     ok = ok and isinstance(statement["holds"], bool) and _positive(data["beta"], variables) and "t" not in variables
     ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
     ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
@@ -119,29 +131,68 @@ def _data_tree(text: object, variables: dict[str, Any]) -> list[Any]:
     return ["sym", text] if text in variables else _rat(parse_rational(text))
 
 
-def pull(data: dict[str, Any], rho: list[Any]) -> list[Any]:
-    """S(rho) = 2 c sum_h lambda_h w^h_ij(rho), each weight by the model's definition of the kind (the docstring);
-    relu's max(beta lambda_h rho, 0) at numbers, or its score where the domains show every factor positive."""
+def weights(data: dict[str, Any], lam: list[Any], rho: list[Any]) -> tuple[list[Any], list[Any]]:
+    """(w_ii, w_ij) of a head of strength lam at correlation rho, by the model's definition of the kind (the
+    docstring): relu's max(beta lam s, 0) at numbers, or its score where the domains show every factor positive."""
     n, beta, kind, variables, order = data["n"], data["beta"], data["attention"], data["variables"], data["order"]
-    terms, moving = [], _rat(1 if data["quantity"] == "first_pair_gap" else 2)  # the causal pair: token 1 is fixed
-    for lam in data["strengths"]:
-        score = _times(beta, lam, rho)
-        weight = ["exp", score] if score != _rat(0) else _rat(1)
-        if kind == "softmax":
-            weight = ["div", weight, ["add", ["exp", _times(beta, lam)], ["mul", ["add", order, _rat(-1)], weight]]]
-        if kind == "relu" and score[0] != "rat" and not all(_positive(f, variables) for f in (beta, lam, rho)):
-            raise Rejected("a relu score whose sign the variables' domains do not show")
-        if kind == "relu":  # max(score, 0) at numbers; the score itself where the domains show it positive
-            weight = ["div", _rat(max(parse_rational(score[1]), Fraction(0))) if score[0] == "rat" else score, n]
-        terms.append(_times(moving, lam, ["div", _rat(1), n] if kind == "usa" else _rat(1), weight))
-    return ["add", *terms]
+    scores = (_times(beta, lam), _times(beta, lam, rho))
+    if kind == "relu" and scores[1][0] != "rat" and not all(_positive(f, variables) for f in (beta, lam, rho)):
+        raise Rejected("a relu score whose sign the variables' domains do not show")
+    if kind == "relu":  # max(score, 0) at numbers; the score itself where the domains show it positive
+        return tuple(["div", _rat(max(parse_rational(s[1]), Fraction(0))) if s[0] == "rat" else s, n] for s in scores)
+    own, other = (["exp", s] if s != _rat(0) else _rat(1) for s in scores)
+    total = ["add", own, ["mul", ["add", order, _rat(-1)], other]]
+    return (["div", own, total], ["div", other, total]) if kind == "softmax" else (own, other)
+
+
+def pull(data: dict[str, Any], rho: list[Any]) -> list[Any]:
+    """S(rho) = 2 c sum_h lambda_h w^h_ij(rho) (`weights`)."""
+    moving, usa = _rat(1 if data["quantity"] == "first_pair_gap" else 2), data["attention"] == "usa"
+    scale = ["div", _rat(1), data["n"]] if usa else _rat(1)  # the causal pair: token 1 is fixed
+    return ["add", *[_times(moving, lam, scale, weights(data, lam, rho)[1]) for lam in data["strengths"]]]
+
+
+def values(data: dict[str, Any], rho: list[Any]) -> list[list[Any]]:
+    """The quantity at the equiangular state of correlation rho, one per head where it has heads
+    (`identities.equiangular_quantities`, its counting re-checked there): the gap 1 - rho, an inner product rho, every
+    distance sqrt(2 - 2 rho), W2 to a Dirac mass sqrt(2 - 2 sqrt((1 + (n - 1) rho)/n)), a head's entropy log(1 + (n -
+    1) q) + beta lam (1 - rho)(n - 1) q/(1 + (n - 1) q) (q = e^(-beta lam (1 - rho))), its radial shadow a = lam (w_ii
+    + (n - 1) rho w_ij), its Condition 8 margin lam^2 |g|^2 - a^2 - a (sum_h' a_h' - a), |g|^2 = w_ii^2 + 2 (n - 1) rho
+    w_ii w_ij + (n - 1)(1 + (n - 2) rho) w_ij^2."""
+    q, n, beta, heads, minus = data["quantity"], data["order"], data["beta"], data["strengths"], _rat(-1)
+    others, gap = ["add", n, minus], ["add", _rat(1), ["mul", minus, rho]]
+    mean = ["sqrt", ["div", ["add", _rat(1), _times(others, rho)], n]]  # |the tokens' mean|
+    closed = {"cluster_gap": gap, "first_pair_gap": gap, "merge_radius": ["sqrt", _times(_rat(2), gap)]}
+    closed["w2_to_dirac"] = ["sqrt", _times(_rat(2), ["add", _rat(1), ["mul", minus, mean]])]
+    if q in closed or q.endswith("inner_product"):
+        return [closed.get(q, rho)]
+    shares = [_times(others, ["exp", _times(minus, beta, lam, gap)]) for lam in heads]  # (n - 1) q per head
+    entropies = [
+        ["add", ["log", ["add", _rat(1), m]], ["div", _times(beta, lam, gap, m), ["add", _rat(1), m]]]
+        for lam, m in zip(heads, shares, strict=True)
+    ]
+    pairs = [weights(data, lam, rho) for lam in heads]
+    shadows = [_times(lam, ["add", w, _times(others, rho, v)]) for lam, (w, v) in zip(heads, pairs, strict=True)]
+    spread = _times(others, ["add", _rat(1), _times(["add", n, _rat(-2)], rho)])
+    norms = [
+        ["add", ["pow", w, 2], _times(_rat(2), others, rho, w, v), _times(spread, ["pow", v, 2])] for w, v in pairs
+    ]
+    margins = [
+        ["add", _times(["pow", lam, 2], g), _times(minus, a, ["add", *shadows])]
+        for lam, g, a in zip(heads, norms, shadows, strict=True)
+    ]
+    return {"attention_entropy": entropies, "radial_shadow": shadows}.get(q, margins)
 
 
 def sign(a: list[Any], b: list[Any]) -> int:
-    """The sign of a - b at numbers: 0 by the exact zero test in `exp_field`, else by the first ball that settles it."""
+    """The sign of a - b at numbers: 0 by the exact zero test in `exp_field`, else by the first ball that settles it
+    (a difference without an exact value there is never found 0: a claim that needs it is not accepted)."""
     difference = ["add", a, ["mul", ["rat", "-1"], b]]
-    if compiled_in(difference, ExpNumber.rational)({}).is_zero():
-        return 0
+    try:
+        if compiled_in(difference, ExpNumber.rational)({}).is_zero():
+            return 0
+    except ValueError:  # a logarithm, a root outside the field: no exact value, so never 0 here (balls or no sign)
+        pass
     for bits in BITS:
         with precision(bits):
             if found := int((ball := evaluate(difference, {})) > 0) - int(ball < 0):
@@ -157,9 +208,8 @@ def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[
     pulled = (start, zero, (s0,))
     if data["property"] == "initial-rate":
         return [(value, initial_rate(data, start), (0,) if holds else (-1, 1))]
-    if data["property"] == "tends-to":
-        limit = {1: zero, -1: ["div", n, ["add", n, _rat(-1)]], 0: ["add", _rat(1), ["mul", _rat(-1), rho0]]}[s0]
-        return [pulled, (value, limit, (0,) if holds else (-1, 1))]
+    if data["property"] in ("tends-to", *ALONG):  # rho moves monotonically from rho0 to its limit (CITED)
+        return [pulled, *_along(data, s0, {1: _rat(1), -1: ["div", _rat(-1), ["add", n, _rat(-1)]], 0: rho0}[s0])]
     if s0 <= 0:  # eps does not tend to 0: it decays at no rate
         return [(start, zero, (1,) if holds else (-1, 0))]
     power, rate = SCHEMES.get(data["geometry"]) or (0, late_rate(data))  # eps ~ C t^power e^(-rate t)
@@ -168,6 +218,47 @@ def obligations(data: dict[str, Any]) -> list[tuple[list[Any], list[Any], tuple[
     claimed, exponent = _shape(value) if data["property"] == "decays-like" else (Fraction(0), value)
     fact = (exponent, rate) if claimed == power else (_rat(claimed), _rat(power))  # the claim: both equal
     return [pulled, (*fact, (0,) if holds else (-1, 1))]
+
+
+def _along(data: dict[str, Any], s0: int, limit: list[Any]) -> list[tuple[list[Any], list[Any], tuple[int, ...]]]:
+    """A limit's obligations: the claimed value against the quantity's at rho's limit, every head's (the claim's
+    head's) when it holds, the witness head's when it fails. A property at every time: where it holds, every margin
+    at rho0 >= 0 at an equilibrium start (rho stays rho0), or, with a witness, its head's < 0 at rho0
+    (stays-non-negative, vacuously); where it fails, the witness head's margin < 0 at the witness correlation, one the
+    trajectory visits (between rho0 and the limit, the limit excluded; the limit itself without one: then for every
+    large t), and for stays-non-negative every margin at rho0 >= 0."""
+    holds, rho0, prop, w, witnessed = (data[k] for k in ("holds", "rho0", "property", "witness", "witnessed"))
+    if prop == "tends-to":
+        found = _chosen(data, limit) if holds else [_chosen(data, limit)[w]]  # IndexError: no such head, rejected
+        return [(data["value"], q, (0,) if holds else (-1, 1)) for q in found]
+    every = [(a, b, (0, 1)) for a, b in _margins(data, rho0)]
+    if holds and (witnessed, prop) == (True, "stays-non-negative"):  # the start is outside the hypothesis
+        return [(*_margins(data, rho0)[w], (-1,))]
+    if holds and s0 == 0 and not witnessed:  # an equilibrium: the trajectory is its start
+        return every
+    if holds:
+        raise Rejected("a property at every time holds here only at an equilibrium start, or vacuously")
+    rho = data["rho"] or limit
+    visited = [(rho, rho0, (0, s0) if s0 else (0,)), (rho, limit, (-s0,))][: (1 + bool(s0)) * bool(data["rho"])]
+    return [*every * (prop == "stays-non-negative"), *visited, (*_margins(data, rho)[w], (-1,))]
+
+
+def _margins(data: dict[str, Any], rho: list[Any]) -> list[tuple[list[Any], list[Any]]]:
+    """What a property at every time needs >= 0 at rho, as (a, b) for a - b: Q - bound, bound - Q, or Q."""
+    value, prop = data["value"], data["property"]
+    return [
+        (q, value) if prop == "at-least" else (value, q) if prop == "at-most" else (q, _rat(0))
+        for q in _chosen(data, rho)
+    ]
+
+
+def _chosen(data: dict[str, Any], rho: list[Any]) -> list[list[Any]]:
+    """The quantity's values at rho the claim is about: its head's where it names one (and the quantity has heads)."""
+    found = values(data, rho)
+    found = found if data["head"] is None or len(found) == 1 else found[data["head"] :][:1]
+    if not found:
+        raise Rejected("the claim's head is not one of the statement's heads")
+    return found
 
 
 def initial_rate(data: dict[str, Any], start: list[Any]) -> list[Any]:
@@ -234,7 +325,11 @@ def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
     if statement.get("point") is not None:  # a refutation at a point of the domain: the statement there
         return facts(instance(statement, claim_id), claim_id)
     data = _data(statement, claim_id)
-    if data["variables"] or data["quantity"] == "attention_entropy":
+    if data["variables"] or (data["quantity"], data["property"], data["holds"]) == (
+        "attention_entropy",
+        "tends-to",
+        True,
+    ):
         return _proved(data)
     found = []
     for a, b, wanted in obligations(data):
@@ -246,7 +341,7 @@ def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """The reduction's lemma re-checked, then every fact the verdict needs (`facts`)."""
-    if kind != FORM or payload != {key: statement.get(key) for key in ("holds", "point")}:
+    if kind != FORM or payload != {key: statement.get(key) for key in ("holds", "point", "witness")}:
         raise Rejected(f"{claim_id}: an equiangular statement is proved by an {FORM} certificate with its `holds`")
     shown = "; ".join(f"{term_text(a)} {op} {term_text(b)}" for op, a, b in facts(statement, claim_id))
     lemma, at = lemma_of(statement), statement["point"] or {}
@@ -259,7 +354,9 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     data += "".join(f"{'; at the point' if k == 0 else ','} {name} = {q}" for k, (name, q) in enumerate(at.items()))
     summed = statement["family"] and statement["quantity"] != "attention_entropy"
     value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
+    value += f" (head {statement['head']})" * (statement["head"] is not None)
     claim = f"{statement['quantity']} {statement['property']} {value} ({data}) {('fails', 'holds')[statement['holds']]}"
+    claim += f" (witness: {statement['witness']})" * (statement["witness"] is not None)
     return f"{claim}: by {lemma} with S(rho) = {S[lemma]} sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"
 
 

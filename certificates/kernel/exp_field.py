@@ -3,7 +3,8 @@
 At rational tokens, heads and beta every attention weight is exact in this field: usa weights are e^(beta s),
 softmax weights e^(beta s) / sum_k e^(beta s_k), relu weights rationals; head outputs, velocities, energies and
 their rates are then sums, products and quotients of them (the model's chain of definitions evaluated here,
-`certificates.kernel.ball_model.exact_values`; a square root or a logarithm has no value in this field). A value is
+`certificates.kernel.ball_model.exact_values`; a logarithm, or a square root of anything but a rational square, has
+no value in this field). A value is
 kept as numerator / denominator, each a finite map exponent -> coefficient (e^a e^b = e^(a + b)). The evaluation map
 into the reals is a ring homomorphism, so a numerator that is the zero polynomial is the real number 0: `is_zero` is
 an exact zero test that never looks at a float (it is also complete: with N a common denominator of the exponents
@@ -14,6 +15,7 @@ from a value whose sign is unknown: division by a number that is zero is refused
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -60,10 +62,22 @@ class ExpNumber:
 
     def exp(self) -> ExpNumber:
         """e^self for a rational self (ExpFieldError for any other exponent)."""
+        return ExpNumber(((self._rational(), Fraction(1)),))
+
+    def sqrt(self) -> ExpNumber:
+        """The square root of a rational that is the square of one (sqrt(0), sqrt(1/4)); ExpFieldError for any other
+        value: its root is not in the field."""
+        q = self._rational()
+        root = Fraction(math.isqrt(q.numerator), math.isqrt(q.denominator)) if q >= 0 else None
+        if root is None or root * root != q:
+            raise ExpFieldError("a square root of a value that is not a rational square has no exact value here")
+        return ExpNumber.rational(root)
+
+    def _rational(self) -> Fraction:
+        """The value as a rational (ExpFieldError when it has an exponential term)."""
         if any(q != 0 for q, _ in self.numerator + self.denominator):
-            raise ExpFieldError("an exponential of a value that is not rational has no exact value here")
-        top = self.numerator[0][1] if self.numerator else Fraction(0)
-        return ExpNumber(((top / self.denominator[0][1], Fraction(1)),))
+            raise ExpFieldError("a value that is not rational where a rational is needed")
+        return (self.numerator[0][1] if self.numerator else Fraction(0)) / self.denominator[0][1]
 
     def is_zero(self) -> bool:
         """Exactly whether the value is 0 (its numerator is the zero polynomial)."""

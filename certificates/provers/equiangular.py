@@ -1,8 +1,8 @@
 """Certificates of claims on the cluster gap of equiangular tokens (kind and form `equiangular`).
 
 The statement is `certificates.statements.equiangular.statement` (the one `check-cert --claims` elaborates); the
-payload says only whether the claim holds and the point a refutation is at (None otherwise), which the statement says
-too (`check-cert --claims` elaborates the statement from them). The writer runs the kernel's check first
+payload says only whether the claim holds, the point a refutation is at and its witness (None otherwise), which the
+statement says too (`check-cert --claims` elaborates the statement from them). The writer runs the kernel's check first
 and writes nothing it would reject.
 """
 
@@ -19,10 +19,17 @@ from headflow.certificates.statements.equiangular import registry_statement, sta
 from headflow.certificates.store import write_certificate
 
 
-def certify(claim: DynamicsClaim, holds: bool, directory: Path, point: dict[str, str] | None = None) -> Path | None:
-    """The certificate that the claim holds (or fails, at `point` of its parameters when given), once the kernel's
-    check accepted it; None when the form does not state the claim or the kernel refuses it."""
-    return _certified(claim.id, statement(claim, holds, point), embedded(claim), directory)
+def certify(
+    claim: DynamicsClaim,
+    holds: bool,
+    directory: Path,
+    point: dict[str, str] | None = None,
+    witness: dict[str, Any] | None = None,
+) -> Path | None:
+    """The certificate that the claim holds (or fails, at `point` of its parameters when given; `witness`, where a
+    quantity of the table fails: `statement`), once the kernel's check accepted it; None when the form does not state
+    the claim or the kernel refuses it."""
+    return _certified(claim.id, statement(claim, holds, point, witness), embedded(claim), directory)
 
 
 def accepted(claim: DynamicsClaim, holds: bool) -> bool:
@@ -51,5 +58,5 @@ def _checked(claim_id: str, stated: dict[str, Any] | None) -> bool:
 
 
 def _payload(stated: dict[str, Any]) -> dict[str, Any]:
-    """What the payload says: whether the claim holds, and the point it fails at (the statement's own)."""
-    return {"holds": stated["holds"], "point": stated["point"]}
+    """What the payload says: whether the claim holds, the point it fails at and its witness (the statement's own)."""
+    return {"holds": stated["holds"], "point": stated["point"], "witness": stated["witness"]}

@@ -127,14 +127,16 @@ def covered(claim: DynamicsClaim) -> bool:
     data = [options.get(key) for key in ("n", "beta", "rho")] + (lambdas if isinstance(lambdas, list) else [lambdas])
     names = {symbol.name for symbol in claim.parameters.values()}
     pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"  # tokens 1 and 2: a closed system
+    numbers = all(_number(v) for v in data)
+    table = claim.quantity in equiangular.TABLE and claim.property in ("tends-to", *equiangular.ALONG) and numbers
     return (
-        (claim.quantity in GAPS or (claim.quantity == "attention_entropy" and claim.property == "tends-to"))
-        and claim.property in equiangular.PROPERTIES
+        (claim.quantity in GAPS or (claim.quantity == "attention_entropy" and claim.property == "tends-to") or table)
+        and claim.property in (*equiangular.PROPERTIES, *equiangular.ALONG)
         and not claim.exists
-        and claim.target is not None
+        and (claim.target is not None or claim.property in equiangular.ALONG[2:])
         and all(_number(v) or (isinstance(v, sp.Symbol) and v.name in names) for v in data)
         and ((_number(options["beta"]) and options["beta"] > 0) or isinstance(options["beta"], sp.Symbol))
-        and {s.name for s in claim.target.free_symbols}
+        and {s.name for s in (claim.target or sp.Integer(0)).free_symbols}
         <= names | ({TIME.name} if claim.property == "decays-like" else set())
         and (options["tokens"], options["heads"]) == ("equiangular", "scalar")
         and options["geometry"] in ("sphere", *equiangular.SCHEMES)  # the kernel says where a scheme is stated
@@ -148,16 +150,20 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def statement(claim: DynamicsClaim, holds: bool, point: dict[str, str] | None = None) -> dict[str, Any] | None:
+def statement(
+    claim: DynamicsClaim, holds: bool, point: dict[str, str] | None = None, witness: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """The statement that the claim holds (or, `holds` false, that it fails; at `point`, the values of some of the
-    claim's parameters, when it fails there), or None when the form does not state it (`covered`; a number past what
-    a certificate records; a claimed sum over heads that is not a sum of one per-head summand)."""
+    claim's parameters, when it fails there; `witness`, the head, and the correlation, where a quantity of the table
+    fails, or the head whose start violates a hypothesis), or None when the form does not state it (`covered`; a
+    number past what a certificate records; a claimed sum over heads that is not a sum of one per-head summand)."""
     if not covered(claim):
         return None
     options = claim.options
     family = not isinstance(options["lambdas"], list)  # any H heads of one strength symbol, lam_h
     strengths = [options["lambdas"]] if family else options["lambdas"]
     target = per_head_summand(claim.target) if family and claim.quantity in GAPS else claim.target
+    target = sp.Integer(0) if target is None else target  # non-negative: the bound 0
     used = {options["n"], options["beta"], options["rho"], *strengths}
     try:
         value = None if target is None else from_sympy(target)
@@ -184,7 +190,17 @@ def statement(claim: DynamicsClaim, holds: bool, point: dict[str, str] | None = 
         "value": value,
         "holds": holds,
         "point": None if point is None else {v["name"]: point[v["name"]] for v in variables},
+        "head": options.get("head"),
+        "witness": witness,
     }
+
+
+def witness_of(claim: DynamicsClaim, details: dict[str, Any]) -> dict[str, Any] | None:
+    """The witness a refutation of a quantity of the table names in its details (`reduced_observables`): the head,
+    as its place among the values the claim is about, and the visited correlation (None: the limit), or None."""
+    if "head" not in details or (claim.quantity in GAPS and claim.property not in equiangular.ALONG):
+        return None
+    return {"head": 0 if claim.options.get("head") is not None else int(details["head"]), "rho": details.get("rho")}
 
 
 def point_data(point: dict[Any, Any]) -> dict[str, str] | None:

@@ -51,7 +51,7 @@ from headflow.certificates.statements.dynamics import (
     searched_quantity,
     with_given_matrices,
 )
-from headflow.certificates.statements.equiangular import point_data
+from headflow.certificates.statements.equiangular import point_data, witness_of
 from headflow.certificates.statements.pointwise import REGION_PROPERTIES
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile import beta_orders, trajectory_certificates
@@ -175,8 +175,9 @@ def with_equiangular_certificate(
     kernel disagree: neither is taken); any other unchanged."""
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
-    holds = outcome.verdict is Verdict.PROVED
-    path = equiangular.certify(claim, holds, certificate_directory(ctx.certificate_dir), point)
+    holds, found = outcome.verdict is Verdict.PROVED, {**outcome.details, **(outcome.witness or {})}
+    witness = witness_of(claim, found)
+    path = equiangular.certify(claim, holds, certificate_directory(ctx.certificate_dir), point, witness)
     if path is None and equiangular.accepted(claim, not holds):
         notes = f"the kernel's equiangular check proves the opposite of {outcome.verdict.value}: neither is taken"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)

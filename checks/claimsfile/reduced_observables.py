@@ -113,7 +113,7 @@ def _limit(
         f"at rho = {limit}",
         r"Q(\rho(t)) \to Q(\rho_\infty)",
     )
-    for form in forms:
+    for head, form in enumerate(forms):  # `head`: its place among the heads the claim is about
         value = form.subs(er.rho, limit)
         if not equal(claim.target, value, ctx):
             reading = f"{claim.quantity} tends to {value} exactly (rho -> {limit}), not to the claimed {claim.target}"
@@ -124,6 +124,7 @@ def _limit(
                 reading,
                 exact_limit=str(value),
                 claimed_limit=str(claim.target),
+                head=head,
                 difference=ball_text(claim.target - value),
             )
         derivation.holds(f"the claimed limit {claim.target} equals {value} (exact algebra)", True)
@@ -153,6 +154,7 @@ def _along(
     if claim.property == "stays-non-negative":
         failing = [h for h, value in at_start.items() if value < 0]
         if failing:
+            details["head"] = list(at_start).index(failing[0])
             derivation.holds(
                 f"at t = 0 (rho0 = {start}) the margin of head {failing[0]} is {at_start[failing[0]].str(15)} < 0 "
                 "(balls): the family's one start (up to rotation, which the dynamics commutes with) does not satisfy "
