@@ -60,7 +60,7 @@ TABLE = ("radial_shadow", "condition8_margin", "least_inner_product", "largest_i
 TABLE += ("w2_to_dirac", "cluster_gap", "first_pair_gap", "attention_entropy")
 DATA = ("n", "beta", "strengths", "rho0", "geometry", "family", "variables")
 KINDS, VARIABLE = ("usa", "softmax", "relu"), ("name", "integer", "low", "low_open", "high", "high_open")
-KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds", "point", "head", "witness")
+KEYS = ("form", "claim", "attention", *DATA, "quantity", "property", "value", "holds", "point", "head", "fails_at")
 #: A shape's time t and 1 + t (`_shape`: (1 + t)^p / t^p -> 1).
 TIME, BASES = ["sym", "t"], (["sym", "t"], ["add", ["rat", "1"], ["sym", "t"]])
 #: Each normalization scheme's late form eps ~ C t^p e^(-r t), (p, r): the directions follow the sphere's trajectory
@@ -110,11 +110,11 @@ def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     table = statement["quantity"] in TABLE and statement["property"] in ("tends-to", *ALONG) and not variables
     gap = statement["quantity"] in TABLE[-3:] and statement["property"] in PROPERTIES
     ok = statement["claim"] == claim_id and statement["attention"] in KINDS and (gap or table)
-    witness = require_keys(statement["witness"] or {"head": 0, "rho": None}, ("head", "rho"), "the witness")
+    witness = require_keys(statement["fails_at"] or {"head": 0, "rho": None}, ("head", "rho"), "fails_at")
     data["rho"] = None if witness["rho"] is None else _rat(parse_rational(witness["rho"]))  # a refutation's, if any
     heads = [h for h in (statement["head"], witness["head"]) if h is not None and type(h) is int]
     ok = ok and len(heads) == 1 + (statement["head"] is not None) and all(0 <= h < 64 for h in heads)
-    data["witness"], data["witnessed"] = witness["head"], statement["witness"] is not None
+    data["witness"], data["witnessed"] = witness["head"], statement["fails_at"] is not None
     ok = ok and isinstance(statement["holds"], bool) and _positive(data["beta"], variables) and "t" not in variables
     ok = ok and (q["n"].denominator == 1 and 2 <= q["n"] <= 10**6 if "n" in q else variables[n[1]]["integer"] is True)
     ok = ok and _positive(n, variables, 1) and (len(q) < 2 or -1 < q["rho0"] * (q["n"] - 1) < q["n"] - 1)
@@ -229,35 +229,37 @@ def _along(data: dict[str, Any], s0: int, limit: list[Any]) -> list[tuple[list[A
     large t), and for stays-non-negative every margin at rho0 >= 0."""
     holds, rho0, prop, w, witnessed = (data[k] for k in ("holds", "rho0", "property", "witness", "witnessed"))
     if prop == "tends-to":
-        found = _chosen(data, limit) if holds else [_chosen(data, limit)[w]]  # IndexError: no such head, rejected
+        found = _chosen(data, limit, None if holds else w)
         return [(data["value"], q, (0,) if holds else (-1, 1)) for q in found]
     every = [(a, b, (0, 1)) for a, b in _margins(data, rho0)]
     if holds and (witnessed, prop) == (True, "stays-non-negative"):  # the start is outside the hypothesis
-        return [(*_margins(data, rho0)[w], (-1,))]
+        return [(*_margins(data, rho0, w)[0], (-1,))]
     if holds and s0 == 0 and not witnessed:  # an equilibrium: the trajectory is its start
         return every
     if holds:
         raise Rejected("a property at every time holds here only at an equilibrium start, or vacuously")
     rho = data["rho"] or limit
     visited = [(rho, rho0, (0, s0) if s0 else (0,)), (rho, limit, (-s0,))][: (1 + bool(s0)) * bool(data["rho"])]
-    return [*every * (prop == "stays-non-negative"), *visited, (*_margins(data, rho)[w], (-1,))]
+    return [*every * (prop == "stays-non-negative"), *visited, (*_margins(data, rho, w)[0], (-1,))]
 
 
-def _margins(data: dict[str, Any], rho: list[Any]) -> list[tuple[list[Any], list[Any]]]:
+def _margins(data: dict[str, Any], rho: list[Any], only: int | None = None) -> list[tuple[list[Any], list[Any]]]:
     """What a property at every time needs >= 0 at rho, as (a, b) for a - b: Q - bound, bound - Q, or Q."""
     value, prop = data["value"], data["property"]
     return [
         (q, value) if prop == "at-least" else (value, q) if prop == "at-most" else (q, _rat(0))
-        for q in _chosen(data, rho)
+        for q in _chosen(data, rho, only)
     ]
 
 
-def _chosen(data: dict[str, Any], rho: list[Any]) -> list[list[Any]]:
-    """The quantity's values at rho the claim is about: its head's where it names one (and the quantity has heads)."""
+def _chosen(data: dict[str, Any], rho: list[Any], only: int | None = None) -> list[list[Any]]:
+    """The quantity's values at rho the claim is about: its head's where it names one (and the quantity has heads);
+    with `only`, the one of them at that place."""
     found = values(data, rho)
     found = found if data["head"] is None or len(found) == 1 else found[data["head"] :][:1]
+    found = found if only is None else found[only:][:1]
     if not found:
-        raise Rejected("the claim's head is not one of the statement's heads")
+        raise Rejected("the claim's head, or the head it fails at, is not one of the statement's heads")
     return found
 
 
@@ -341,7 +343,7 @@ def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """The reduction's lemma re-checked, then every fact the verdict needs (`facts`)."""
-    if kind != FORM or payload != {key: statement.get(key) for key in ("holds", "point", "witness")}:
+    if kind != FORM or payload != {key: statement.get(key) for key in ("holds", "point", "fails_at")}:
         raise Rejected(f"{claim_id}: an equiangular statement is proved by an {FORM} certificate with its `holds`")
     shown = "; ".join(f"{term_text(a)} {op} {term_text(b)}" for op, a, b in facts(statement, claim_id))
     lemma, at = lemma_of(statement), statement["point"] or {}
@@ -356,7 +358,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
     value += f" (head {statement['head']})" * (statement["head"] is not None)
     claim = f"{statement['quantity']} {statement['property']} {value} ({data}) {('fails', 'holds')[statement['holds']]}"
-    claim += f" (witness: {statement['witness']})" * (statement["witness"] is not None)
+    claim += f" (fails at: {statement['fails_at']})" * (statement["fails_at"] is not None)
     return f"{claim}: by {lemma} with S(rho) = {S[lemma]} sum_h lambda_h w_h(rho), {shown}. {CITED}", "exact, balls"
 
 

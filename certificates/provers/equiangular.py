@@ -59,4 +59,4 @@ def _checked(claim_id: str, stated: dict[str, Any] | None) -> bool:
 
 def _payload(stated: dict[str, Any]) -> dict[str, Any]:
     """What the payload says: whether the claim holds, the point it fails at and its witness (the statement's own)."""
-    return {"holds": stated["holds"], "point": stated["point"], "witness": stated["witness"]}
+    return {"holds": stated["holds"], "point": stated["point"], "fails_at": stated["fails_at"]}

@@ -163,7 +163,7 @@ def statement(
     family = not isinstance(options["lambdas"], list)  # any H heads of one strength symbol, lam_h
     strengths = [options["lambdas"]] if family else options["lambdas"]
     target = per_head_summand(claim.target) if family and claim.quantity in GAPS else claim.target
-    target = sp.Integer(0) if target is None else target  # non-negative: the bound 0
+    target = sp.Integer(0) if claim.target is None else target  # non-negative: the bound 0
     used = {options["n"], options["beta"], options["rho"], *strengths}
     try:
         value = None if target is None else from_sympy(target)
@@ -191,7 +191,7 @@ def statement(
         "holds": holds,
         "point": None if point is None else {v["name"]: point[v["name"]] for v in variables},
         "head": options.get("head"),
-        "witness": witness,
+        "fails_at": witness,
     }
 
 

@@ -176,5 +176,5 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
     if kind == "gram":
         return pointwise.proof(claim)
     if kind == EQUIANGULAR:
-        return equiangular.statement(claim, payload.get("holds") is True, payload.get("point"), payload.get("witness"))
+        return equiangular.statement(claim, payload.get("holds") is True, payload.get("point"), payload.get("fails_at"))
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

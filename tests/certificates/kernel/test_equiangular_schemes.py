@@ -166,13 +166,13 @@ def test_a_power_whose_exponent_is_no_integer_is_no_shape(exponent: Any) -> None
     with the integer -2."""
     stated = statement(_claim("pre-ln", like("t**(-2)")), True)
     assert stated is not None and stated["value"] == ["pow", ["sym", "t"], -2]
-    assert equiangular.check(stated, "c", equiangular.FORM, {"holds": True, "point": None}, 0)
+    assert equiangular.check(stated, "c", equiangular.FORM, {"holds": True, "point": None, "fails_at": None}, 0)
     with pytest.raises(Rejected):
         equiangular.check(
             stated | {"value": ["pow", ["sym", "t"], exponent]},
             "c",
             equiangular.FORM,
-            {"holds": True, "point": None},
+            {"holds": True, "point": None, "fails_at": None},
             0,
         )
 
