@@ -36,8 +36,12 @@ from headflow.certificates.kernel.coq.statements import (
 #: lra (`hf_positive`: an equiangular certificate's pull), else `field` with its denominators shown non-zero by nra (an
 #: identity of rational functions: its rate), else (where SymPy proposes one) the signs of each relation's factors
 #: (`factored`: a product of three defeats nra, whose failing search may take a minute), else the atoms' facts and
-#: lra/nra, else `interval` (a strict sign).
-FALLBACK = ("hf_positive | solve [ field; repeat split; intro; nra ]", "hf_decide | interval with (i_prec 256)")
+#: lra/nra, else `interval` (a strict sign), or each conjunct by lra or `interval` (a point in a domain bounded by
+#: closed forms: beta <= beta*(2, n, 1) at n = 3).
+FALLBACK = (
+    "hf_positive | solve [ field; repeat split; intro; nra ]",
+    "hf_decide | interval with (i_prec 256) | solve [ repeat split; first [ lra | interval with (i_prec 256) ] ]",
+)
 #: Bits of working precision `interval` uses beyond the certificate's ball precision.
 EXTRA_BITS = 16
 #: The ball precision of the provers' point witnesses (their payload's `prec`), for a file written without one.

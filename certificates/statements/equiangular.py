@@ -127,8 +127,7 @@ def covered(claim: DynamicsClaim) -> bool:
     data = [options.get(key) for key in ("n", "beta", "rho")] + (lambdas if isinstance(lambdas, list) else [lambdas])
     names = {symbol.name for symbol in claim.parameters.values()}
     pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"  # tokens 1 and 2: a closed system
-    numbers = all(_number(v) for v in data)
-    table = claim.quantity in equiangular.TABLE and claim.property in ("tends-to", *equiangular.ALONG) and numbers
+    table = claim.quantity in equiangular.TABLE and claim.property in ("tends-to", *equiangular.ALONG)
     return (
         (claim.quantity in GAPS or (claim.quantity == "attention_entropy" and claim.property == "tends-to") or table)
         and claim.property in (*equiangular.PROPERTIES, *equiangular.ALONG)
