@@ -51,8 +51,13 @@ KERNEL = Path(__file__).resolve().parent / "kernel"
 #: of the relations; 55 lines, the asymptotic claims on a closed form certified): 3,447. Then Coq's statement of a
 #: symbolic power b^q as exp(q ln b) where b > 0, the encoding's reading (2 lines), so that Coq re-checks the limit
 #: form's relations on n^gamma: 3,449. Then a rate that is a tree on the limit form's exp scale (e^(-lam beta), lam > 0
-#: a third built relation; 5 lines, the beta -> oo claims on a closed form): 3,454.
-LIMIT = 3_454
+#: a third built relation; 5 lines, the beta -> oo claims on a closed form): 3,454. The fifteenth session, on the same
+#: default: a table of quantities q(rho) in `equiangular` (W2 to a Dirac mass, the merge radius, inner products, radial
+#: shadows, Condition 8 margins and entropies as closed functions of the one correlation, from the model's weights;
+#: their limits at rho's limit and their properties at every time, refuted at a visited correlation or at the limit
+#: for a named head, proved at an equilibrium start or vacuously; 59 lines), and `exp_field`'s square root of a
+#: rational square (W2 and the merge radius at rho = 1 are exactly 0; 10 lines): 3,523.
+LIMIT = 3_523
 _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 
 

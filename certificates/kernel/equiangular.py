@@ -159,29 +159,22 @@ def values(data: dict[str, Any], rho: list[Any]) -> list[list[Any]]:
     1) q) + beta lam (1 - rho)(n - 1) q/(1 + (n - 1) q) (q = e^(-beta lam (1 - rho))), its radial shadow a = lam (w_ii
     + (n - 1) rho w_ij), its Condition 8 margin lam^2 |g|^2 - a^2 - a (sum_h' a_h' - a), |g|^2 = w_ii^2 + 2 (n - 1) rho
     w_ii w_ij + (n - 1)(1 + (n - 2) rho) w_ij^2."""
-    q, n, beta, heads, minus = data["quantity"], data["order"], data["beta"], data["strengths"], _rat(-1)
-    others, gap = ["add", n, minus], ["add", _rat(1), ["mul", minus, rho]]
+    q, n, beta, heads, minus, one = data["quantity"], data["order"], data["beta"], data["strengths"], _rat(-1), _rat(1)
+    others, gap = ["add", n, minus], ["add", one, ["mul", minus, rho]]
     mean = ["sqrt", ["div", ["add", _rat(1), _times(others, rho)], n]]  # |the tokens' mean|
     closed = {"cluster_gap": gap, "first_pair_gap": gap, "merge_radius": ["sqrt", _times(_rat(2), gap)]}
     closed["w2_to_dirac"] = ["sqrt", _times(_rat(2), ["add", _rat(1), ["mul", minus, mean]])]
     if q in closed or q.endswith("inner_product"):
         return [closed.get(q, rho)]
-    shares = [_times(others, ["exp", _times(minus, beta, lam, gap)]) for lam in heads]  # (n - 1) q per head
-    entropies = [
-        ["add", ["log", ["add", _rat(1), m]], ["div", _times(beta, lam, gap, m), ["add", _rat(1), m]]]
-        for lam, m in zip(heads, shares, strict=True)
-    ]
+    shared = [(s, ["add", one, _times(others, ["exp", _times(minus, beta, s, gap)])]) for s in heads]  # 1 + (n - 1) q
+    entropy = [["add", ["log", z], ["div", _times(beta, s, gap, ["add", z, minus]), z]] for s, z in shared]
     pairs = [weights(data, lam, rho) for lam in heads]
     shadows = [_times(lam, ["add", w, _times(others, rho, v)]) for lam, (w, v) in zip(heads, pairs, strict=True)]
     spread = _times(others, ["add", _rat(1), _times(["add", n, _rat(-2)], rho)])
-    norms = [
-        ["add", ["pow", w, 2], _times(_rat(2), others, rho, w, v), _times(spread, ["pow", v, 2])] for w, v in pairs
-    ]
-    margins = [
-        ["add", _times(["pow", lam, 2], g), _times(minus, a, ["add", *shadows])]
-        for lam, g, a in zip(heads, norms, shadows, strict=True)
-    ]
-    return {"attention_entropy": entropies, "radial_shadow": shadows}.get(q, margins)
+    norm = [["add", ["pow", w, 2], _times(_rat(2), others, rho, w, v), _times(spread, ["pow", v, 2])] for w, v in pairs]
+    total = ["add", *shadows]
+    margins = [["add", _times(["pow", s, 2], norm[k]), _times(minus, shadows[k], total)] for k, s in enumerate(heads)]
+    return {"attention_entropy": entropy, "radial_shadow": shadows}.get(q, margins)
 
 
 def sign(a: list[Any], b: list[Any]) -> int:
@@ -327,11 +320,8 @@ def facts(statement: dict[str, Any], claim_id: str) -> list[list[Any]]:
     if statement.get("point") is not None:  # a refutation at a point of the domain: the statement there
         return facts(instance(statement, claim_id), claim_id)
     data = _data(statement, claim_id)
-    if data["variables"] or (data["quantity"], data["property"], data["holds"]) == (
-        "attention_entropy",
-        "tends-to",
-        True,
-    ):
+    limit = (data["quantity"], data["property"], data["holds"]) == ("attention_entropy", "tends-to", True)
+    if data["variables"] or limit:  # an entropy's limit log n: a formal identity
         return _proved(data)
     found = []
     for a, b, wanted in obligations(data):
