@@ -197,7 +197,7 @@ def statement(
 def witness_of(claim: DynamicsClaim, details: dict[str, Any]) -> dict[str, Any] | None:
     """The witness a refutation of a quantity of the table names in its details (`reduced_observables`): the head,
     as its place among the values the claim is about, and the visited correlation (None: the limit), or None."""
-    if "head" not in details or (claim.quantity in GAPS and claim.property not in equiangular.ALONG):
+    if not isinstance(details.get("head"), int) or (claim.quantity in GAPS and claim.property not in equiangular.ALONG):
         return None
     return {"head": 0 if claim.options.get("head") is not None else int(details["head"]), "rho": details.get("rho")}
 
