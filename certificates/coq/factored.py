@@ -12,6 +12,7 @@ and the relation from the last. Nothing here is trusted: a wrong proposal is a p
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -54,17 +55,24 @@ class _Atoms:
             self.exponents.append((self.sympy(tree[1], plain=True), translated(tree[1], {}, self.integers)))
 
     def classify(self) -> None:
+        """Each class of exponents with rational ratios gets one atom exp(e / m), e its first exponent and m the least
+        common denominator of the ratios, so that every exponential of the class is an integer power of it."""
+        groups: list[list[tuple[sp.Expr, str, Fraction]]] = []
         for exponent, text in self.exponents:
-            for base, atom in self.bases:
-                ratio = sp.cancel(exponent / base)
-                if ratio.is_Rational and ratio.q == 1:
-                    self.powers[text] = (atom, int(ratio))
+            for group in groups:
+                ratio = sp.cancel(exponent / group[0][0])
+                if ratio.is_Rational:
+                    group.append((exponent, text, Fraction(int(ratio.p), int(ratio.q))))
                     break
             else:
-                atom = sp.Symbol(f"x{len(self.bases)}", positive=True)
-                self.bases.append((exponent, atom))
-                self.symbols[atom], self.values[atom] = f"(exp {text})", sp.exp(exponent)
-                self.powers[text] = (atom, 1)
+                groups.append([(exponent, text, Fraction(1))])
+        for group in groups:
+            (first, text, _), m = group[0], math.lcm(*(r.denominator for _, _, r in group))
+            atom = sp.Symbol(f"x{len(self.bases)}", positive=True)
+            self.bases.append((first / m, atom))
+            self.symbols[atom] = f"(exp {text})" if m == 1 else f"(exp ({text} / {m}))"
+            self.values[atom] = sp.exp(first / m)
+            self.powers |= {t: (atom, int(r * m)) for _, t, r in group}
 
     def rewrites(self) -> list[str]:
         """Proof lines that write each exponential of the goal as a power of its class's atom."""
@@ -74,11 +82,11 @@ class _Atoms:
             if base == f"(exp {text})":
                 continue
             if k == 1:
-                target, proof = base, "f_equal; ring"
+                target, proof = base, "f_equal; field"
             elif k > 1:
-                target, proof = f"({base} ^ {k})", "rewrite hf_exp_pow; f_equal; simpl INR; ring"
+                target, proof = f"({base} ^ {k})", "rewrite hf_exp_pow; f_equal; simpl INR; field"
             else:
-                target, proof = f"(/ ({base} ^ {-k}))", "rewrite hf_exp_pow, <- exp_Ropp; f_equal; simpl INR; ring"
+                target, proof = f"(/ ({base} ^ {-k}))", "rewrite hf_exp_pow, <- exp_Ropp; f_equal; simpl INR; field"
             lines.append(f"try (replace (exp {text}) with {target} in * by ({proof}))")
         return lines
 

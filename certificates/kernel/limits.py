@@ -3,7 +3,8 @@
 
 The statement: `{"form": "limit", "claim", "variables", "variable": v, "expression": h, "limit": L, "error":
 {"coefficient": C, "scale", "rate": k}, "conditions", "point"}`, optionally `"sign"` (`>` or `<`: L sign 0 on the
-domain). v is the last variable, with a rational lower bound V > 0 (V > 1 for the log scale) and no upper bound; L
+domain) or `"infinite": true` (|h| -> oo, stated as 1/h -> 0: L is 0, no sign; 1/h is defined, so h != 0). v is
+the last variable, with a rational lower bound V > 0 (V > 1 for the log scale) and no upper bound; L
 and C are trees free of v; k > 0 a rational; e(v) = v^(-k), log(v)^(-k) or exp(-k v) by the scale (`SCALES`); on
 the exp scale k may be a tree free of v (e^(-lam beta)). The kernel builds the statements of form `real` (`relations`)
 h - L <= C e(v) and L - h <= C e(v) over the same variables, conditions and point (then `L sign 0` with a sign, and
@@ -32,19 +33,21 @@ SCALES |= {"log": lambda v, k: ["rpow", ["log", v], _rat(-k)], "exp": lambda v, 
 
 def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     """The statements of form `real` the limit rests on, built from its data after checking its shape (`SCALES`)."""
-    require_keys(statement, KEYS | ({"sign"} & set(statement)), f"statement of form {FORM}")
+    require_keys(statement, KEYS | ({"sign", "infinite"} & set(statement)), f"statement of form {FORM}")
+    infinite = statement.get("infinite", False)  # |h| -> oo, stated as 1/h -> 0
     v, error, last = statement["variable"], statement["error"], require_list(statement["variables"], 16, "vars", 1)[-1]
     require_keys(error, {"coefficient", "scale", "rate"}, "the error bound")
     low, scale, rate = last.get("low") or [None], error["scale"], error["rate"]
     tree = isinstance(rate, list) and scale == "exp"  # a rate free of v, shown > 0 by one more relation
     k = Fraction(1) if tree else parse_rational(rate)
+    plain = infinite is False or (infinite is True and statement["limit"] == _rat(0) and "sign" not in statement)
     if last.get("name") != v or last.get("high") is not None or k <= 0 or statement.get("sign", ">") not in ("<", ">"):
         raise Rejected(f"{FORM}: the variable is the last one, unbounded above; the rate k > 0; the sign > or <")
-    if low[0] != "rat" or parse_rational(low[1]) <= (scale == "log") or scale not in SCALES:
-        raise Rejected(f"{FORM}: the variable's lower bound is a rational > 0 (> 1 for the log scale); a known scale")
+    if low[0] != "rat" or parse_rational(low[1]) <= (scale == "log") or scale not in SCALES or not plain:
+        raise Rejected(f"{FORM}: v's lower bound a rational > 0 (> 1 on the log scale); a known scale; oo: 1/h -> 0")
     if v in symbols(statement["limit"]) | symbols(error["coefficient"]) | (symbols(rate) if tree else set()):
         raise Rejected(f"{FORM}: the limit, the coefficient and the rate are free of {v}")
-    h, limit = statement["expression"], statement["limit"]
+    h, limit = ["div", _rat(1), statement["expression"]] if infinite else statement["expression"], statement["limit"]
     decay = ["exp", ["neg", ["mul", rate, ["sym", v]]]] if tree else SCALES[scale](["sym", v], k)
     bound = ["mul", error["coefficient"], decay]
     base = {key: statement[key] for key in ("claim", "variables", "conditions", "point")} | {"form": "real", "op": "<="}
@@ -55,7 +58,8 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """Each built statement by its own cuts (`real_statements.check`), then the sentence rendered from the trees."""
-    built, data = relations(statement), {k: statement[k] for k in ("limit", "error", "sign") if k in statement}
+    built = relations(statement)
+    data = {k: statement[k] for k in ("limit", "error", "sign", "infinite") if k in statement}
     if kind != "smt" or not isinstance(payload, dict) or payload != data | {"cuts": payload.get("cuts")}:
         raise Rejected(f"{claim_id}: a limit is proved by an smt certificate with the statement's limit and error")
     cuts = require_list(payload["cuts"], len(built), "the cuts of each built statement", len(built))
@@ -63,6 +67,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     checked = [real_statements.check(s, claim_id, "smt", {"cuts": c}, seconds) for s, c in pairs]
     v, limit, sign = statement["variable"], term_text(statement["limit"]), statement.get("sign")
     shown = f"{term_text(statement['expression'])} -> {limit} as {v} -> oo" + f" ({limit} {sign} 0)" * bool(sign)
+    shown = f"|{term_text(statement['expression'])}| -> oo as {v} -> oo" if "infinite" in data else shown
     proofs = "; ".join(proved.split(": ", 1)[1] for proved, _ in checked)  # each without its claim's name
     cited = f"{term_text(built[0]['rhs'])} -> 0 as {v} -> oo (k > 0; textbook)"
     return f"claims-file claim {claim_id!r}: {shown}, since {proofs}; and {cited}", "; ".join(h for _, h in checked)

@@ -25,7 +25,7 @@ from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, par
 from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
-from headflow.certificates.statements.limits import elaborate
+from headflow.certificates.statements.limits import elaborate, reference
 from headflow.certificates.store import write_certificate
 
 #: The rates k tried on each scale, in order.
@@ -64,13 +64,16 @@ def search(claim: AsymptoticClaim, holds: bool, limit: str | None) -> tuple[dict
         return None
     names = {s.name: s for s in claim.order}
     try:
-        value = None if limit is None else parse_tree(limit, names)
+        value = None if limit in (None, "oo", "-oo") else parse_tree(limit, names)
     except ExpressionError:
         return None
-    sign = _sign(claim.relation, holds)
-    if sign == "?" or (value is None and (sign is not None or claim.relation in ("Theta", "Omega", "O"))):
+    infinite = not holds and claim.relation != "Omega" and limit in ("oo", "-oo")  # |Q/g| -> oo: 1/(Q/g) -> 0
+    sign = None if infinite else _sign(claim.relation, holds)
+    if not infinite and (
+        sign == "?" or (value is None and (sign is not None or claim.relation in ("Theta", "Omega", "O")))
+    ):
         return None
-    limit_tree = value if value is not None else ["rat", "0"]
+    limit_tree = value if value is not None and not infinite else ["rat", "0"]
     if claim.relation == "limit" and not holds and value is not None:
         limit_tree = ["sub", value, parse_tree(claim.raw["limit"], names)]
     elif claim.relation == "~" and not holds and value is not None:
@@ -78,9 +81,14 @@ def search(claim: AsymptoticClaim, holds: bool, limit: str | None) -> tuple[dict
     expression = parse_tree(claim.raw["expr"], names)
     logs = ["log", ["sym", claim.variable.name]] in _nodes(expression)  # exp(gamma log n) is n**gamma too
     budget = POWER_CANDIDATES if symbolic_power(expression) or logs else CANDIDATES
-    for side in (">", "<") if sign == "!" else (sign,):
-        for error in _errors(claim, limit_tree, side)[:budget]:
-            payload = {"limit": limit_tree, "error": error} | ({"sign": side} if side else {})
+    columns = (
+        [{"infinite": True}]
+        if infinite
+        else [{"sign": s} if s else {} for s in ((">", "<") if sign == "!" else (sign,))]
+    )
+    for column in columns:
+        for error in _errors(claim, limit_tree, column)[:budget]:
+            payload = {"limit": limit_tree, "error": error} | column
             try:
                 statement = elaborate(claim, "smt", payload)
             except Rejected:
@@ -120,10 +128,10 @@ def _sign(relation: str, holds: bool) -> str | None:
     return None if holds else "?"
 
 
-def _decay(claim: AsymptoticClaim, limit: Tree, side: str | None) -> float:
+def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float:
     """The least rate k with |h - L| ~ v^(-k) seen at the corners of the other variables' bounds (balls at v = 10^6
     and 10^8; a proposal only); 0 when it cannot be estimated."""
-    statement = elaborate(claim, "smt", {"limit": limit, "error": {}} | ({"sign": side} if side else {}))
+    statement = elaborate(claim, "smt", {"limit": limit, "error": {}} | column)
     if statement is None:
         return 0.0
     v, others = statement["variable"], statement["variables"][:-1]
@@ -133,7 +141,8 @@ def _decay(claim: AsymptoticClaim, limit: Tree, side: str | None) -> float:
         values = [parse_rational(e[1]) + (1 if e is other["low"] and other["low_open"] else 0) for e in ends]
         values = values or [parse_rational(statement["point"][other["name"]])]
         corners = [c | {other["name"]: x} for c in corners for x in values]
-    difference, rates = ["sub", statement["expression"], statement["limit"]], []
+    h = ["div", ["rat", "1"], statement["expression"]] if "infinite" in statement else statement["expression"]
+    difference, rates = ["sub", h, statement["limit"]], []
     for corner in corners:
         try:
             with precision(256):
@@ -147,12 +156,12 @@ def _decay(claim: AsymptoticClaim, limit: Tree, side: str | None) -> float:
     return min(rates, default=0.0) if all(math.isfinite(r) for r in rates) else 0.0
 
 
-def _errors(claim: AsymptoticClaim, limit: Tree, side: str | None) -> list[dict[str, Any]]:
+def _errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list[dict[str, Any]]:
     """Candidate error bounds C e(v): in n or d on the power scale, the largest rate below the estimated decay first;
     in another variable on the exp scale, each rate the expression's exponentials give v (`_exp_errors`)."""
     if claim.variable.name not in ("n", "d"):
-        return _exp_errors(claim, limit)
-    decay = _decay(claim, limit, side)
+        return _exp_errors(claim, limit, "infinite" in column)
+    decay = _decay(claim, limit, column)
     exps = _exponentials(claim)
     coefficients: list[Tree] = [["rat", "1"], ["rat", "2"], ["rat", "4"]]
     coefficients += [e for e in exps] + [["mul", ["rat", "2"], e] for e in exps]
@@ -162,22 +171,30 @@ def _errors(claim: AsymptoticClaim, limit: Tree, side: str | None) -> list[dict[
     return [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
 
 
-def _exp_errors(claim: AsymptoticClaim, limit: Tree) -> list[dict[str, Any]]:
-    """C exp(-k v) for each k with exp(k v) (or exp(v k)) in the expression, k free of v; C the limit's size times 1,
-    another variable or a ratio of them (e^(-lam beta) (n - 1) is the error of (e^(lam beta) + n - 1)/e^(lam beta) ->
-    1)."""
-    v, found = ["sym", claim.variable.name], []
-    for node in _nodes(parse_tree(claim.raw["expr"], {s.name: s for s in claim.order})):
+def _exp_errors(claim: AsymptoticClaim, limit: Tree, infinite: bool = False) -> list[dict[str, Any]]:
+    """C exp(-k v) for each k with exp(k v), exp(v k) or exp(k v / c) (then k / c) in the expression, k free of v; C
+    the limit's size times 1, another variable or a ratio of them (e^(-lam beta) (n - 1) is the error of (e^(lam beta)
+    + n - 1)/e^(lam beta) -> 1). Where |Q/g| -> oo (`infinite`), the reference g's rates first, C also doubled (2 lam
+    e^(lam beta / 2)/(e^(lam beta) + n - 1) <= 2 lam e^(-lam beta / 2))."""
+    v, found, names = ["sym", claim.variable.name], [], {s.name: s for s in claim.order}
+    trees = [parse_tree(claim.raw["expr"], names)]
+    trees = [reference(claim, names), *trees] if infinite else trees
+    for node in [node for tree in trees if tree is not None for node in _nodes(tree)]:
+        argument = node[1] if node[:1] == ["exp"] else None
+        over = argument[2] if argument and argument[0] == "div" and argument[2][0] == "rat" else None
+        argument = argument[1] if over else argument
         if node[:1] == ["rate"] and node[3] == v:
             found.append(node[1])
-        elif node[:1] == ["exp"] and node[1][0] == "mul" and len(node[1]) == 3 and v in node[1][1:]:
-            found.append(node[1][2] if node[1][1] == v else node[1][1])
+        elif argument and argument[0] == "mul" and len(argument) == 3 and v in argument[1:]:
+            k = argument[2] if argument[1] == v else argument[1]
+            found.append(["div", k, over] if over else k)
     found = [k for k in found if v[1] not in symbols(k)]
     rates = [k for i, k in enumerate(found) if k not in found[:i]]
     others = [["sym", s.name] for s in claim.order if s.name != v[1]]
     size = [["rat", "1"]] if not symbols(limit) else [["mul", ["rat", "2"], limit]]
+    size += [["rat", "2"]] * infinite
     ratios = [["div", o, p] for o in [["rat", "1"], *others] for p in others if o != p]
-    coefficients = size + [["mul", c, o] for c in size for o in others + ratios]
+    coefficients = size + [["mul", c, o] for o in others + ratios for c in size]
     return [{"coefficient": c, "scale": "exp", "rate": k} for k in rates for c in coefficients]
 
 

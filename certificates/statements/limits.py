@@ -8,7 +8,9 @@ With Q the claim's expression, g its reference (`order`) or `over`, R = Q (a `li
 |---|---|---|
 | `limit L0`, `~ g`, `o(g)` | L0 (no sign) | h = R - L0 tends to D, D > 0 or D < 0 (a sign) |
 | `Theta(g)`, `Omega(g)` | L > 0 (sign `>`) | h = R tends to 0 (no sign) |
-| `O(g)` | L, any (no sign) | not stated |
+| `O(g)` | L, any (no sign) | |R| -> oo (below) |
+
+Any claim but `Omega(g)` also fails where |R| -> oo (the payload's `infinite`: 1/R -> 0).
 
 The search's results travel in the payload (`limit`: D or L where the claim does not fix it; `error`; `sign`), so
 that the statement is a function of the claim and the payload, and `check-cert --claims` elaborates the same one; a
@@ -41,11 +43,13 @@ def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None 
         return None
     names = {s.name: s for s in claim.order}
     expression = parse_tree(claim.raw["expr"], names)
-    reference = _reference(claim, names)
-    ratio = expression if reference is None else ["div", expression, reference]
+    over = reference(claim, names)
+    ratio = expression if over is None else ["div", expression, over]
     signed = "sign" in data
     body: dict[str, Any] = {"expression": ratio, "limit": data["limit"], "error": data["error"]}
-    if claim.relation in ("limit", "~", "o"):
+    if data.get("infinite") is True and claim.relation != "Omega" and not signed:  # |R| -> oo: the claim fails
+        body |= {"limit": ["rat", "0"], "infinite": True}
+    elif claim.relation in ("limit", "~", "o"):
         fixed = parse_tree(claim.raw["limit"], names) if claim.relation == "limit" else FIXED[claim.relation]
         body |= {"expression": ["sub", ratio, fixed], "sign": data["sign"]} if signed else {"limit": fixed}
     elif claim.relation in ("Theta", "Omega"):
@@ -82,7 +86,7 @@ def _least(variable: dict[str, Any], error: object) -> Tree:
     return ["rat", str(threshold + 1)]
 
 
-def _reference(claim: AsymptoticClaim, names: dict[str, Any]) -> Tree | None:
+def reference(claim: AsymptoticClaim, names: dict[str, Any]) -> Tree | None:
     """g as written: the order's argument, or `over`; None for a `limit` claim without `over`."""
     if claim.relation == "limit":
         return parse_tree(claim.raw["over"], names) if "over" in claim.raw else None

@@ -56,6 +56,8 @@ def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Contex
     holds = outcome.verdict is Verdict.PROVED
     shown = (outcome.details or {}).get("limits") or {}
     limit = next((str(value) for key, value in shown.items() if key.startswith("lim Q")), None)
+    if any(key.split(" as ")[0].endswith("/lower") and str(value) == "0" for key, value in shown.items()):
+        limit = "oo"  # g/lower -> 0 with lower <= Q: Q/g -> oo (the kernel is asked for |Q/g| -> oo)
     path = limits.certify(claim, holds, limit, certificate_directory(ctx.certificate_dir))
     if path is None and limits.accepted(claim, not holds, limit):
         notes = f"the kernel's limit check proves the opposite of {outcome.verdict.value}: neither is taken"

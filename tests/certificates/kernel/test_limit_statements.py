@@ -282,3 +282,44 @@ def test_a_tree_rate_off_the_exp_scale_is_rejected() -> None:
     statement["error"] = payload["error"] = statement["error"] | {"rate": ["sym", "n"]}
     with pytest.raises((Rejected, TreeError)):
         _check(statement, payload)
+
+
+GROWING = """
+[[claim]]
+id = "growing"
+kind = "asymptotic"
+quantity = "expression"
+expr = "n * n / (n + 1)"
+domain = { n = "integer>=2" }
+as = "n -> oo"
+order = "{order}"
+"""
+
+
+def test_an_unbounded_ratio_refutes_a_bound_by_its_reciprocal() -> None:
+    """n^2/(n + 1) is not O(1): |h| -> oo, stated as (n + 1)/n^2 -> 0 with error 2/n ((n + 1)/n^2 <= 2/n for n >= 1);
+    a claim that holds is not stated this way, nor an Omega that fails."""
+    statement, payload = _proved(GROWING.replace("{order}", "O(1)"), holds=False, limit="oo")
+    assert statement["infinite"] is True and statement["limit"] == ["rat", "0"] and "sign" not in statement
+    assert "| -> oo as n -> oo" in _check(statement, payload)
+    assert search(_claim(GROWING.replace("{order}", "O(1)")), True, "oo") is None
+    assert search(_claim(GROWING.replace("{order}", "Omega(1)")), False, "oo") is None
+
+
+INFINITE_ATTACKS = {
+    "a non-zero limit of the reciprocal": lambda s: s | {"limit": ["rat", "1"]},
+    "a sign beside it": lambda s: s | {"sign": ">"},
+    "infinite as text": lambda s: s | {"infinite": "true"},
+    "a bounded expression": lambda s: s | {"expression": ["div", ["sym", "n"], ["add", ["sym", "n"], ["rat", "1"]]]},
+}
+
+
+@pytest.mark.parametrize("name", INFINITE_ATTACKS)
+def test_an_infinite_limit_attacked_is_rejected(name: str) -> None:
+    """Each edit of the statement (the payload's copy of its data edited alike) is refused: n/(n + 1) -> 1, so its
+    reciprocal does not tend to 0, and the data that states |h| -> oo is exactly `infinite: true`, limit 0, no sign."""
+    statement, payload = _proved(GROWING.replace("{order}", "O(1)"), holds=False, limit="oo")
+    edited = INFINITE_ATTACKS[name](statement)
+    data = {k: edited[k] for k in ("limit", "error", "sign", "infinite") if k in edited}
+    with pytest.raises(Rejected):
+        _check(edited, data | {"cuts": payload["cuts"]})
