@@ -353,17 +353,19 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
 
 
 def instance(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
-    """The refuted statement at its point (fixed heads only), its data the point's numbers, once the point is shown in
-    the variables' domain (every bound exactly or by balls, as a counterexample's of form `real`)."""
+    """The refuted statement at its point, its data the point's numbers, once the point is shown in the variables'
+    domain (every bound exactly or by balls, as a counterexample's of form `real`); a family's at one head of the
+    point's strength (H = 1: an instance of every H >= 1 heads, its claimed sum that head's summand)."""
     sides, names = variable_sides(statement["variables"], 16, "variables")
     point = {name: parse_rational(q) for name, q in require_keys(statement["point"], names, "the point").items()}
     with precision(POINT_PRECISION):
-        if statement["holds"] or statement["family"] or Region(tuple(sides)).contains(point) is None:
-            raise Rejected(f"{claim_id}: a refutation at a point needs fixed heads and the point in the domain")
+        if statement["holds"] or Region(tuple(sides)).contains(point) is None:
+            raise Rejected(f"{claim_id}: a refutation at a point needs the point in the domain")
     at = {name: _rat(q) for name, q in point.items()}
     data = {key: at[statement[key]][1] if statement[key] in at else statement[key] for key in ("n", "beta", "rho0")}
     data["strengths"] = [at[s][1] if s in at else s for s in statement["strengths"]]
-    return statement | data | {"value": substitute(statement["value"], at), "variables": [], "point": None}
+    data |= {"value": substitute(statement["value"], at), "variables": [], "point": None, "family": False}
+    return statement | data
 
 
 def lemma_of(statement: dict[str, Any]) -> str:

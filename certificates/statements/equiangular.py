@@ -173,6 +173,8 @@ def statement(
         return None
     if value is None or (point is not None and any(v["name"] not in point for v in variables)):
         return None  # no value, or a point that misses a variable
+    if family and point is not None and not _one_head(claim):
+        return None  # a family is refuted at one head: H = 1 must be one of the claim's
     return {
         "form": equiangular.FORM,
         "claim": claim.id,
@@ -203,11 +205,20 @@ def witness_of(claim: DynamicsClaim, details: dict[str, Any]) -> dict[str, Any] 
 
 
 def point_data(point: dict[Any, Any]) -> dict[str, str] | None:
-    """A parameter point of a quantified claim (symbol -> exact rational) as a statement's `point`; None when a value
-    is a list (a family's per-head strengths: a refutation at a point has fixed heads) or no exact rational."""
+    """A parameter point of a quantified claim (symbol -> exact rational) as a statement's `point`, a family's equal
+    per-head strengths as their one value (the kernel refutes a family at one head of it); None when the strengths
+    differ or a value is no exact rational."""
+    point = {k: v[0] if isinstance(v, list) and v and v.count(v[0]) == len(v) else v for k, v in point.items()}
     if not all(isinstance(value, Fraction | int) for value in point.values()):
         return None
     return {str(symbol): rational_text(Fraction(value)) for symbol, value in point.items()}
+
+
+def _one_head(claim: DynamicsClaim) -> bool:
+    """Whether the claim's number of heads may be 1 (a family refuted at a point is refuted at one head)."""
+    heads = claim.options.get("H")
+    domain = claim.domains.get(heads) if isinstance(heads, sp.Symbol) else None
+    return heads == 1 or (domain is not None and domain.low is not None and domain.low <= 1 and not domain.low_open)
 
 
 def _datum(value: object) -> str:

@@ -110,3 +110,47 @@ def test_condition_8_is_lost_as_the_tokens_collapse() -> None:
     assert not _accepts(stays, True, {"head": 0, "rho": None})  # vacuous only where a margin at rho0 is < 0
     at_least = _at(MARGIN, 'property = "at-least"\nbound = "1"')
     assert not _accepts(at_least, True, {"head": 0, "rho": None})  # a margin < 0 at rho0 refutes, never proves
+
+
+FAMILY = """
+[[claim]]
+id = "c"
+kind = "dynamics"
+quantity = "cluster_gap"
+property = "tends-to"
+limit = "0"
+attention = "usa"
+heads = "scalar"
+H = "H"
+lambdas = "lam_h"
+tokens = "equiangular"
+rho = 0.5
+n = 3
+d = 3
+beta = 1.0
+[claim.domain]
+H = "{heads}"
+lam_h = "[0, 2]"
+"""
+
+
+def _family_accepts(heads: str, strength: str) -> bool:
+    (claim,) = parse_claims(FAMILY.replace("{heads}", heads))
+    stated = statement(claim, False, {"lam_h": strength})
+    if stated is None:
+        return False
+    payload = {"holds": False, "point": stated["point"], "fails_at": None}
+    try:
+        equiangular.check(stated, "c", equiangular.FORM, payload, 0)
+    except Rejected:
+        return False
+    return True
+
+
+def test_a_family_of_heads_is_refuted_at_one_head_of_the_points_strength() -> None:
+    """Any H heads of strength lam_h in [0, 2]: the gap tends to 0 unless every strength is 0, where usa does not move
+    (rho stays 1/2, the gap 1/2). Refuted at lam_h = 0 by one head, H = 1, when the claim's H may be 1; not at lam_h =
+    1 (the gap does tend to 0); not stated where H >= 2 (one head is not an instance of the claim)."""
+    assert _family_accepts("integer>=1", "0")
+    assert not _family_accepts("integer>=1", "1")
+    assert not _family_accepts("integer>=2", "0")
