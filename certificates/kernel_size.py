@@ -57,9 +57,10 @@ KERNEL = Path(__file__).resolve().parent / "kernel"
 #: their limits at rho's limit and their properties at every time, refuted at a visited correlation or at the limit
 #: for a named head, proved at an equilibrium start or vacuously; 59 lines), and `exp_field`'s square root of a
 #: rational square (W2 and the merge radius at rho = 1 are exactly 0; 10 lines): 3,523. Then the limit form's |h| -> oo,
-#: stated as 1/h -> 0 (`infinite`; an O(g), ~ g or limit claim refuted where Q/g is unbounded; 4 lines): 3,527. Then a
-#: family of heads refuted at a point of its domain, at one head of the point's strength (1 line): 3,528.
-LIMIT = 3_528
+#: stated as 1/h -> 0 with h != 0 a built condition (`infinite`; an O(g), ~ g or limit claim refuted where Q/g is
+#: unbounded; 5 lines), and a family of heads refuted at a point of its domain, at one head of the point's strength (1
+#: line): 3,529.
+LIMIT = 3_529
 _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 
 

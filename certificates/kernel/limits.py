@@ -51,6 +51,7 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     decay = ["exp", ["neg", ["mul", rate, ["sym", v]]]] if tree else SCALES[scale](["sym", v], k)
     bound = ["mul", error["coefficient"], decay]
     base = {key: statement[key] for key in ("claim", "variables", "conditions", "point")} | {"form": "real", "op": "<="}
+    base["conditions"] = base["conditions"] + [{"expression": statement["expression"], "relation": "!="}] * infinite
     found = [base | {"lhs": ["sub", h, limit], "rhs": bound}, base | {"lhs": ["sub", limit, h], "rhs": bound}]
     found += [base | {"lhs": limit, "op": statement.get("sign"), "rhs": _rat(0)}] * ("sign" in statement)
     return found + [base | {"lhs": rate, "op": ">", "rhs": _rat(0)}] * tree

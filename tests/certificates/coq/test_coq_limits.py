@@ -23,7 +23,7 @@ from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.limits import certify
 from headflow.checks import coq_files
 
-from tests.certificates.kernel.test_limit_statements import CRITICAL, FROZEN, RATE, SUPERCRITICAL
+from tests.certificates.kernel.test_limit_statements import CRITICAL, FROZEN, GROWING, RATE, SUPERCRITICAL
 from tests.coq_tier import module_needs_coqc
 
 pytestmark = module_needs_coqc("Coq tests of the limit form")
@@ -106,3 +106,23 @@ def test_a_factor_given_the_wrong_sign_is_not_proved_by_coq(tmp_path: Path) -> N
     shrunk = second._replace(goal=[*second.goal[:-1], [op, lhs, ["mul", ["rat", "1/4"], coefficient, scale]]])
     assert run.compile_source(source(path.name, "rate", sentence, [shrunk])).status == "rejected"
     assert run.compile_source(source(path.name, "rate", sentence, [second])).status == "accepted"
+
+
+def test_an_unbounded_ratio_is_re_checked_by_coq(tmp_path: Path) -> None:
+    """n^2/(n + 1) is not O(1): Coq states the reciprocal's relations, (n + 1)/n^2 <= 2/n, with n^2/(n + 1) <> 0 (the
+    built condition: Coq's division is total, 1/0 = 0)."""
+    path = _certificate(tmp_path, GROWING.replace("{order}", "O(1)"), holds=False, limit="oo")
+    checked = coq_files.check(path)
+    assert checked.status == coq_files.RECHECKED, checked.message
+    assert "~ (((((IZR n) * (IZR n)) / ((IZR n) + 1)) / 1) = 0)" in coq_files.coq_text(path)
+
+
+def test_exponentials_with_rational_ratios_share_one_atom(tmp_path: Path) -> None:
+    """(e^(lam beta) + n - 1)/(2 lam) is not O(e^(lam beta / 2)): the reciprocal 2 lam e^(lam beta / 2)/(e^(lam beta)
+    + n - 1) <= 2 lam e^(-lam beta / 2) needs e^(lam beta) = (e^(lam beta / 2))^2, which the factored proof writes by
+    rewriting each exponential as a power of exp((lam * beta) / 2)."""
+    text = FROZEN.replace('order = "~ exp(lam * beta) / (2 * lam)"', 'order = "O(exp(lam * beta / 2))"')
+    path = _certificate(tmp_path, text, holds=False, limit="oo")
+    checked = coq_files.check(path)
+    assert checked.status == coq_files.RECHECKED, checked.message
+    assert "hf_exp_pow" in coq_files.coq_text(path)
