@@ -299,9 +299,7 @@ def _proved(data: dict[str, Any]) -> list[list[Any]]:
     positive += [data["rho0"]] if data["attention"] == "relu" else []
     entropy, start = data["quantity"] == "attention_entropy", pull(data, data["rho0"])
     if not data["holds"] or prop not in (("tends-to",) if entropy else (*PROPERTIES[:2], "initial-rate")):
-        raise Rejected(
-            "a statement over variables, or of an entropy, states a proof of a limit, a rate or an initial rate"
-        )
+        raise Rejected("a statement over variables (or an entropy's limit) states a proof of a limit or rate")
     shown = all(_positive(x, data["variables"]) for x in positive) if data["variables"] else sign(start, _rat(0)) > 0
     if prop == "initial-rate":
         found = [["=", value, initial_rate(data, start)]]
