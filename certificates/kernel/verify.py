@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import equiangular, equilibrium_statements, model_statements, real_statements, registry_statements, trajectory
+from .jensen import FORM as JENSEN, check as jensen_check
 from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
 from .recheck import Rejected
@@ -52,6 +53,7 @@ CHECKERS = (real_statements, registry_statements, equilibrium_statements, trajec
 FORMS = {m.FORM: m.check for m in CHECKERS} | {
     model_statements.FORM: registry_statements.model_check,
     LIMIT: limit_check,
+    JENSEN: jensen_check,
 }
 
 

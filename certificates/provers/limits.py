@@ -217,12 +217,17 @@ def _exponentials(claim: AsymptoticClaim) -> list[Tree]:
 
 
 def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
-    """The cuts that prove each built statement, or None when one is not proved: first the products and `POWERS`
-    between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their limit);
-    else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear search may
-    not stop at its limits. NotEncodable when a statement has no encoding (no other candidate has either)."""
+    """The cuts of each relation a limit statement builds (`proved_cuts`)."""
+    return proved_cuts(limits.relations(statement))
+
+
+def proved_cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]]] | None:
+    """The cuts that prove each statement of form `real`, or None when one is not proved: first the products and
+    `POWERS` between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their
+    limit); else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear
+    search may not stop at its limits. NotEncodable when a statement has no encoding (no other candidate has either)."""
     found = []
-    for built in limits.relations(statement):
+    for built in statements:
         encoding = Encoding(built)
         pairs = [(i, j) for i in range(len(encoding.exponentials)) for j in range(i + 1, len(encoding.exponentials))]
         extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, p]} for i, j in pairs for q, p in POWERS]

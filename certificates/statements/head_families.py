@@ -81,7 +81,7 @@ def family_statement(claim: InequalityClaim, members: int) -> dict[str, Any] | N
             variable |= {"low": ["rat", str(members)], "low_open": False}  # the shape needs H >= K heads
         variables += [variable | {"name": name} for name in names.get(symbol.name, [symbol.name])]
     statement = {"form": FORM, "claim": claim.id, "variables": variables, **sides, "op": claim.op}
-    conditions = _conditions(claim, symbols, names) + (_distinct(names) if claim.not_all_equal else [])
+    conditions = conditions_at(claim, symbols, names) + (_distinct(names) if claim.not_all_equal else [])
     return with_domain_point(statement | {"conditions": conditions, "point": {}})
 
 
@@ -119,7 +119,7 @@ def _member(tree: Tree, shape: dict[str, Any], k: int) -> Any:
     return [tree[0], *(_member(part, shape, k) for part in tree[1:])] if isinstance(tree, list) and tree else tree
 
 
-def _conditions(claim: InequalityClaim, symbols: dict[str, sp.Symbol], names: dict[str, list[str]]) -> list[Any]:
+def conditions_at(claim: InequalityClaim, symbols: dict[str, sp.Symbol], names: dict[str, list[str]]) -> list[Any]:
     """The definedness conditions at a family of one symbol per member (the parser's, for each member: the number of
     heads a member has changes no condition), with those of the claim that name no head."""
     assert claim.heads is not None

@@ -32,6 +32,7 @@ from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_
 from headflow.certificates.inert import Exp, Log
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.counterexamples import certify_counterexample
+from headflow.certificates.provers.jensen import certify as jensen_certificate
 from headflow.certificates.statements.head_families import family_point, family_statement
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.definedness import check_point, proved_on_domain
@@ -60,8 +61,8 @@ def decide_any_heads(claim: InequalityClaim, ctx: Context) -> Outcome:
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness, certificates=_certificates(claim, witness, ctx))
     searched = f"no counterexample in {tried} families of heads"
     proved, why = _jensen(claim, ctx)
-    if proved is not None:
-        return proved
+    if proved is not None:  # with the certificate of the convexity it rests on, where the kernel accepts one
+        return proved.with_certificate(jensen_certificate(claim, certificate_directory(ctx.certificate_dir)))
     return Outcome(Verdict.INCONCLUSIVE, SEARCH, notes=f"{searched}; not proved for every H: {why}")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
+from ..jensen import FORM as JENSEN, convexity
 from ..limits import FORM as LIMIT, relations as limit_relations
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
@@ -32,6 +33,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, PointProblem(rational_map(payload["point"], "point"), payload["conditions"])
     if form in (("real", None, "smt"), ("real", None, "interval-cover")):
         return checked.proved, _relation(statement, claim_id, payload)
+    if form == (JENSEN, None, "smt"):  # the built convexity F'' >= 0 (Jensen's step is cited)
+        return checked.proved, _relation(convexity(statement), claim_id, payload)
     if form == (LIMIT, None, "smt"):  # the built relations, each with its cuts, named by its place
         built = zip(limit_relations(statement), payload["cuts"], strict=True)
         return checked.proved, [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
