@@ -46,7 +46,7 @@ class _Atoms:
         return symbol
 
     def collect(self, tree: Any) -> None:
-        """Every exp argument of the tree (innermost first), then the classes of exponents."""
+        """Every exp argument of the tree, innermost first (`classify` then groups them)."""
         if not isinstance(tree, list) or tree[:1] in (["rat"], ["sym"]):
             return
         for child in tree[1:2] if tree[0] == "pow" else tree[1:]:
