@@ -3,7 +3,9 @@
 
 The statement: `{"form": "limit", "claim", "variables", "variable": v, "expression": h, "limit": L, "error":
 {"coefficient": C, "scale", "rate": k}, "conditions", "point"}`, optionally `"sign"` (`>` or `<`: L sign 0 on the
-domain) or `"infinite": true` (|h| -> oo, stated as 1/h -> 0: L is 0, no sign; 1/h is defined, so h != 0). v is
+domain) or `"infinite": true` (|h| -> oo, stated as 1/h -> 0: L is 0, no sign; 1/h is defined, so h != 0), and
+`"at"`: values of some other variables, a point of their domain (the kernel shows it), where the relations are built
+(`instance`: a claim for every value of them refuted at one). v is
 the last variable, with a rational lower bound V > 0 (V > 1 for the log scale) and no upper bound; L
 and C are trees free of v; k > 0 a rational; e(v) = v^(-k), log(v)^(-k) or exp(-k v) by the scale (`SCALES`); on
 the exp scale k may be a tree free of v (e^(-lam beta)). The kernel builds the statements of form `real` (`relations`)
@@ -20,8 +22,10 @@ from fractions import Fraction
 from typing import Any
 
 from . import real_statements
-from .exprtree import parse_rational, rational_tree as _rat, symbols
+from .exact import precision
+from .exprtree import parse_rational, rational_tree as _rat, substitute, symbols
 from .recheck import Rejected, require_keys, require_list
+from .regions import Region
 from .tree_text import term_text
 
 FORM = "limit"
@@ -33,7 +37,9 @@ SCALES |= {"log": lambda v, k: ["rpow", ["log", v], _rat(-k)], "exp": lambda v, 
 
 def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     """The statements of form `real` the limit rests on, built from its data after checking its shape (`SCALES`)."""
-    require_keys(statement, KEYS | ({"sign", "infinite"} & set(statement)), f"statement of form {FORM}")
+    require_keys(statement, KEYS | ({"sign", "infinite", "at"} & set(statement)), f"statement of form {FORM}")
+    if "at" in statement:  # at a point of some other variables' domain (a claim for all of them refuted there)
+        return relations(instance(statement))
     infinite = statement.get("infinite", False)  # |h| -> oo, stated as 1/h -> 0
     v, error, last = statement["variable"], statement["error"], require_list(statement["variables"], 16, "vars", 1)[-1]
     require_keys(error, {"coefficient", "scale", "rate"}, "the error bound")
@@ -57,10 +63,25 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     return found + [base | {"lhs": rate, "op": ">", "rhs": _rat(0)}] * tree
 
 
+def instance(statement: dict[str, Any]) -> dict[str, Any]:
+    """The statement at its point `at` (values of variables other than v), once the point is shown in their domain
+    (each bound exactly or by balls)."""
+    fixed = [u for u in statement["variables"] if u["name"] in statement["at"] and u["name"] != statement["variable"]]
+    sides, names = real_statements.variable_sides(fixed, 16, "the variables at the point")
+    point = {name: parse_rational(q) for name, q in require_keys(statement["at"], names, "the point").items()}
+    with precision(real_statements.POINT_PRECISION):
+        if Region(tuple(sides)).contains(point) is None:
+            raise Rejected(f"{FORM}: the point is not shown to lie in its variables' domain")
+    kept = {k: w for k, w in statement.items() if k not in ("at", "variables")}
+    rest = [u for u in statement["variables"] if u["name"] not in point]
+    found = substitute(kept | {"variables": rest}, {k: _rat(q) for k, q in point.items()})
+    return found | {"point": {k: q for k, q in statement["point"].items() if k not in point}}
+
+
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """Each built statement by its own cuts (`real_statements.check`), then the sentence rendered from the trees."""
     built = relations(statement)
-    data = {k: statement[k] for k in ("limit", "error", "sign", "infinite") if k in statement}
+    data = {k: statement[k] for k in ("limit", "error", "sign", "infinite", "at") if k in statement}
     if kind != "smt" or not isinstance(payload, dict) or payload != data | {"cuts": payload.get("cuts")}:
         raise Rejected(f"{claim_id}: a limit is proved by an smt certificate with the statement's limit and error")
     cuts = require_list(payload["cuts"], len(built), "the cuts of each built statement", len(built))
@@ -69,6 +90,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     v, limit, sign = statement["variable"], term_text(statement["limit"]), statement.get("sign")
     shown = f"{term_text(statement['expression'])} -> {limit} as {v} -> oo" + f" ({limit} {sign} 0)" * bool(sign)
     shown = f"|{term_text(statement['expression'])}| -> oo as {v} -> oo" if "infinite" in data else shown
+    shown += "".join(f", at {k} = {q} (in its domain)" for k, q in statement.get("at", {}).items())
     proofs = "; ".join(proved.split(": ", 1)[1] for proved, _ in checked)  # each without its claim's name
     cited = f"{term_text(built[0]['rhs'])} -> 0 as {v} -> oo (k > 0; textbook)"
     return f"claims-file claim {claim_id!r}: {shown}, since {proofs}; and {cited}", "; ".join(h for _, h in checked)

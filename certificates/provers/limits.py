@@ -22,6 +22,7 @@ from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel import limits, real_statements
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
+from headflow.certificates.kernel.limits import instance
 from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
@@ -43,10 +44,13 @@ CANDIDATES, PROBLEM_SECONDS = 8, 2.0
 POWER_CANDIDATES = 2
 
 
-def certify(claim: AsymptoticClaim, holds: bool, limit: str | None, directory: Path) -> Path | None:
+def certify(
+    claim: AsymptoticClaim, holds: bool, limit: str | None, directory: Path, at: dict[str, str] | None = None
+) -> Path | None:
     """The certificate of the verdict (`holds`), `limit` the checked route's limit of the claim's ratio (text; used
-    where the claim does not fix it), once the kernel's check accepted it; None when none is found."""
-    found = search(claim, holds, limit)
+    where the claim does not fix it; at the point `at` of some parameters, where a refutation is there), once the
+    kernel's check accepted it; None when none is found."""
+    found = search(claim, holds, limit, at)
     if found is None:
         return None
     statement, payload = found
@@ -58,7 +62,9 @@ def accepted(claim: AsymptoticClaim, holds: bool, limit: str | None) -> bool:
     return search(claim, holds, limit) is not None
 
 
-def search(claim: AsymptoticClaim, holds: bool, limit: str | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def search(
+    claim: AsymptoticClaim, holds: bool, limit: str | None, at: dict[str, str] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """(statement, payload) of the verdict that the kernel accepts, or None."""
     if claim.quantity != "expression":
         return None
@@ -81,11 +87,9 @@ def search(claim: AsymptoticClaim, holds: bool, limit: str | None) -> tuple[dict
     expression = parse_tree(claim.raw["expr"], names)
     logs = ["log", ["sym", claim.variable.name]] in _nodes(expression)  # exp(gamma log n) is n**gamma too
     budget = POWER_CANDIDATES if symbolic_power(expression) or logs else CANDIDATES
-    columns = (
-        [{"infinite": True}]
-        if infinite
-        else [{"sign": s} if s else {} for s in ((">", "<") if sign == "!" else (sign,))]
-    )
+    columns = [{"sign": s} if s else {} for s in ((">", "<") if sign == "!" else (sign,))]
+    columns = [{"infinite": True}] if infinite else columns
+    columns = [c | {"at": at} for c in columns] if at and not holds else columns
     for column in columns:
         for error in _errors(claim, limit_tree, column)[:budget]:
             payload = {"limit": limit_tree, "error": error} | column
@@ -134,6 +138,7 @@ def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float
     statement = elaborate(claim, "smt", {"limit": limit, "error": {}} | column)
     if statement is None:
         return 0.0
+    statement = instance(statement) if "at" in statement else statement  # the fixed variables' values put in
     v, others = statement["variable"], statement["variables"][:-1]
     corners = [{}]
     for other in others:

@@ -47,6 +47,7 @@ def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None 
     ratio = expression if over is None else ["div", expression, over]
     signed = "sign" in data
     body: dict[str, Any] = {"expression": ratio, "limit": data["limit"], "error": data["error"]}
+    body |= {"at": data["at"]} if "at" in data and (signed or data.get("infinite") is True) else {}  # fails there
     if data.get("infinite") is True and claim.relation != "Omega" and not signed:  # |R| -> oo: the claim fails
         body |= {"limit": ["rat", "0"], "infinite": True}
     elif claim.relation in ("limit", "~", "o"):

@@ -58,7 +58,8 @@ def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Contex
     limit = next((str(value) for key, value in shown.items() if key.startswith("lim Q")), None)
     if any(key.split(" as ")[0].endswith("/lower") and str(value) == "0" for key, value in shown.items()):
         limit = "oo"  # g/lower -> 0 with lower <= Q: Q/g -> oo (the kernel is asked for |Q/g| -> oo)
-    path = limits.certify(claim, holds, limit, certificate_directory(ctx.certificate_dir))
+    at = (outcome.details or {}).get("point")  # a refutation at a point of the parameters' domain
+    path = limits.certify(claim, holds, limit, certificate_directory(ctx.certificate_dir), at)
     if path is None and limits.accepted(claim, not holds, limit):
         notes = f"the kernel's limit check proves the opposite of {outcome.verdict.value}: neither is taken"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)
@@ -138,6 +139,7 @@ def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Ex
         reason = f"at {where} (a point of the domain): {decision.reason}"
         witness = {"point": where, "verified_by": decision.by, "reading": reason, **decision.shown}
         details = {
+            "point": {str(symbol): str(value) for symbol, value in point.items()},
             "quantity": claim.quantity,
             "bracket": f"{at.bracket.lower} <= Q <= {at.bracket.upper} for large {claim.variable}, at {where}",
             "limits": decision.shown,

@@ -37,7 +37,9 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, _relation(convexity(statement), claim_id, payload)
     if form == (LIMIT, None, "smt"):  # the built relations, each with its cuts, named by its place
         built = zip(limit_relations(statement), payload["cuts"], strict=True)
-        return checked.proved, [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
+        found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
+        at = statement.get("at", {})  # a refutation at a point: the relations there, and the point in its domain
+        return checked.proved, found + _at_point([v for v in statement["variables"] if v["name"] in at], at)
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
@@ -47,11 +49,10 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         gram = registry_statements.implying_identity(statement) if form[0] == "model" else statement
         return checked.proved, identities(gram)
     if form == (equiangular.FORM, None, equiangular.FORM):  # the reduction's identity, then the facts as found
-        at = {name: rational_tree(parse_rational(q)) for name, q in (statement["point"] or {}).items()}
+        at = statement["point"] or {}
         facts = enumerate(equiangular.facts(statement, claim_id), start=1)  # a refutation at a point: at numbers
         found = [_over_domain([] if at else statement["variables"], f"fact{k}", fact) for k, fact in facts]
-        inside = substitute(["and", *real_encoding.bound_facts(statement["variables"], lambda bound: bound)], at)
-        found += [UniversalStatement("point", [], [], inside)] if at else []  # the point lies in the domain
+        found += _at_point(statement["variables"], at)
         return checked.proved, identities(registry_statements.table()[equiangular.lemma_of(statement)]) + found
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
@@ -64,6 +65,13 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE
         return checked.proved, start_problem(statement, claim_id)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
+
+
+def _at_point(variables: list[Any], point: dict[str, str]) -> list[UniversalStatement]:
+    """That a point lies in its variables' domain (their bounds at its values), a Theorem; none without a point."""
+    at = {name: rational_tree(parse_rational(q)) for name, q in point.items()}
+    inside = substitute(["and", *real_encoding.bound_facts(variables, lambda bound: bound)], at)
+    return [UniversalStatement("point", [], [], inside)] if at else []
 
 
 def identities(gram: dict[str, Any]) -> list[UniversalStatement]:

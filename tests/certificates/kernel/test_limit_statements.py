@@ -80,16 +80,18 @@ def _claim(text: str) -> Any:
 
 
 @functools.cache
-def _found(text: str, holds: bool, limit: str | None) -> str:
+def _found(text: str, holds: bool, limit: str | None, at: str | None = None) -> str:
     """The search's (statement, payload) as JSON: searched once per worker, since each search runs the solvers."""
-    found = search(_claim(text), holds, limit)
+    found = search(_claim(text), holds, limit, json.loads(at) if at else None)
     assert found is not None
     return json.dumps(found)
 
 
-def _proved(text: str, holds: bool = True, limit: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+def _proved(
+    text: str, holds: bool = True, limit: str | None = None, at: dict[str, str] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """A fresh copy of the search's (statement, payload), which a test may edit."""
-    statement, payload = json.loads(_found(text, holds, limit))
+    statement, payload = json.loads(_found(text, holds, limit, json.dumps(at) if at else None))
     return statement, payload
 
 
@@ -323,3 +325,28 @@ def test_an_infinite_limit_attacked_is_rejected(name: str) -> None:
     data = {k: edited[k] for k in ("limit", "error", "sign", "infinite") if k in edited}
     with pytest.raises(Rejected):
         _check(edited, data | {"cuts": payload["cuts"]})
+
+
+WRONG_DOMAIN = """
+[[claim]]
+id = "wrong-domain"
+kind = "asymptotic"
+quantity = "expression"
+expr = "n**gamma / (n**gamma + n - 1)"
+domain = { n = "integer>=2", gamma = "[1, 3]" }
+as = "n -> oo"
+limit = "1"
+"""
+
+
+def test_a_claim_over_a_parameter_is_refuted_at_a_point_of_its_domain() -> None:
+    """At gamma = 1 the weight n/(2n - 1) -> 1/2, not 1: the relations are built there (gamma = 1 in [1, 3]); the point
+    outside the domain, a point naming n, or a point on a claim that holds are refused."""
+    statement, payload = _proved(WRONG_DOMAIN, holds=False, limit="1/2", at={"gamma": "1"})
+    assert statement["at"] == {"gamma": "1"} and statement["sign"] == "<"
+    assert "at gamma = 1 (in its domain)" in _check(statement, payload)
+    for point in ({"gamma": "1/2"}, {"n": "4"}, {"gamma": "1", "n": "4"}):
+        with pytest.raises(Rejected):
+            _check(statement | {"at": point}, payload | {"at": point})
+    holds = {"limit": ["rat", "1/2"], "error": payload["error"], "at": {"gamma": "1"}}  # no sign: the claim holds
+    assert "at" not in (elaborate(_claim(WRONG_DOMAIN.replace('"1"', '"1/2"')), "smt", holds) or {})
