@@ -87,6 +87,7 @@ def search(
     expression = parse_tree(claim.raw["expr"], names)
     logs = ["log", ["sym", claim.variable.name]] in _nodes(expression)  # exp(gamma log n) is n**gamma too
     budget = POWER_CANDIDATES if symbolic_power(expression) or logs else CANDIDATES
+    budget = 1 if at else budget  # at a point: one candidate, the products and power cuts only (`_cuts`)
     columns = [{"sign": s} if s else {} for s in ((">", "<") if sign == "!" else (sign,))]
     columns = [{"infinite": True}] if infinite else columns
     columns = [c | {"at": at} for c in columns] if at and not holds else columns
@@ -200,6 +201,8 @@ def _exp_errors(claim: AsymptoticClaim, limit: Tree, infinite: bool = False) -> 
     size += [["rat", "2"]] * infinite
     ratios = [["div", o, p] for o in [["rat", "1"], *others] for p in others if o != p]
     coefficients = size + [["mul", c, o] for o in others + ratios for c in size]
+    if infinite:  # g/Q decays with the parameters' size: their multiples first (2 lam e^(-lam beta / 2))
+        coefficients = [["mul", c, o] for o in others + ratios for c in size[::-1]] + size
     return [{"coefficient": c, "scale": "exp", "rate": k} for k in rates for c in coefficients]
 
 
@@ -222,15 +225,17 @@ def _exponentials(claim: AsymptoticClaim) -> list[Tree]:
 
 
 def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
-    """The cuts of each relation a limit statement builds (`proved_cuts`)."""
-    return proved_cuts(limits.relations(statement))
+    """The cuts of each relation a limit statement builds (`proved_cuts`; at a point, `at`, without Taylor cuts: a
+    second chance after the route refuted the claim there, whose failures cost the solvers' full seconds)."""
+    return proved_cuts(limits.relations(statement), refining="at" not in statement)
 
 
-def proved_cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]]] | None:
+def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list[list[dict[str, object]]] | None:
     """The cuts that prove each statement of form `real`, or None when one is not proved: first the products and
     `POWERS` between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their
     limit); else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear
-    search may not stop at its limits. NotEncodable when a statement has no encoding (no other candidate has either)."""
+    search may not stop at its limits (nor without `refining`). NotEncodable when a statement has no encoding (no other
+    candidate has either)."""
     found = []
     for built in statements:
         encoding = Encoding(built)
@@ -241,7 +246,7 @@ def proved_cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]
             found.append(products(encoding) + extra)
             continue
         except Rejected:
-            if symbolic_power(built):
+            if symbolic_power(built) or not refining:
                 return None
         refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
         if refinement.status != "proved":
