@@ -17,13 +17,16 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-from headflow.certificates.kernel.coq.statements import UniversalStatement, expanded, real, translated
-from headflow.certificates.kernel.exprtree import fold
+from headflow.certificates.kernel.coq.statements import UniversalStatement, expanded, translated
+from headflow.certificates.kernel.exprtree import fold, substitute
+from headflow.certificates.sympy_trees import from_sympy
 
 #: The relation's parts: `<=` and `<` as l - r against 0, `>=` and `>` as r - l (Rminus_le, Rminus_lt).
 _OPENING = {"<=": "apply Rminus_le", "<": "apply Rminus_lt", ">=": "apply Rle_ge, Rminus_le", ">": "apply Rminus_lt"}
 #: Candidate values of a variable, for a point of the domain where the factors' signs are read.
 _VALUES = (Fraction(3), Fraction(5, 2), Fraction(2), Fraction(7, 2), Fraction(3, 2), Fraction(1), Fraction(1, 2), 10)
+#: What a proposal outside SymPy's or the trees' reach raises (TreeError is a ValueError): then no factored proof.
+PROPOSAL_ERRORS = (ValueError, TypeError, ZeroDivisionError, sp.PolynomialError)
 #: A factor whose value at the point is this small has no sign the point shows.
 _TINY = 1e-9
 
@@ -34,16 +37,20 @@ class _Atoms:
 
     def __init__(self, statement: UniversalStatement) -> None:
         self.integers = statement.integers
-        self.symbols: dict[sp.Symbol, str] = {}  # SymPy symbol -> Coq text
-        self.exponents: list[tuple[sp.Expr, str]] = []  # every exp argument: (SymPy, Coq text)
+        self.trees: dict[str, Any] = {}  # SymPy symbol's name -> the tree it stands for (a variable, exp, ln)
+        self.exponents: list[tuple[sp.Expr, str, Any]] = []  # every exp argument: (SymPy, Coq text, tree)
         self.values: dict[sp.Symbol, Any] = {}  # atom symbol -> SymPy expression of its value in the variables
         self.bases: list[tuple[sp.Expr, sp.Symbol]] = []  # (base exponent, its atom)
         self.powers: dict[str, tuple[sp.Symbol, int]] = {}  # exponent text -> (atom, k)
 
     def variable(self, name: str) -> sp.Symbol:
         symbol = sp.Symbol(f"v_{name}", real=True)
-        self.symbols[symbol] = f"(IZR {name})" if name in self.integers else name
+        self.trees[symbol.name] = ["sym", name]
         return symbol
+
+    def coq(self, expr: sp.Expr) -> str:
+        """Coq text of a SymPy rational function of the atoms, as the statement's own translation writes it."""
+        return translated(substitute(from_sympy(expr), self.trees), {}, self.integers)
 
     def collect(self, tree: Any) -> None:
         """Every exp argument of the tree, innermost first (`classify` then groups them)."""
@@ -52,33 +59,33 @@ class _Atoms:
         for child in tree[1:2] if tree[0] == "pow" else tree[1:]:
             self.collect(child)
         if tree[0] == "exp":
-            self.exponents.append((self.sympy(tree[1], plain=True), translated(tree[1], {}, self.integers)))
+            self.exponents.append((self.sympy(tree[1], plain=True), translated(tree[1], {}, self.integers), tree[1]))
 
     def classify(self) -> None:
         """Each class of exponents with rational ratios gets one atom exp(e / m), e its first exponent and m the least
         common denominator of the ratios, so that every exponential of the class is an integer power of it."""
-        groups: list[list[tuple[sp.Expr, str, Fraction]]] = []
-        for exponent, text in self.exponents:
+        groups: list[list[tuple[sp.Expr, str, Any, Fraction]]] = []
+        for exponent, text, tree in self.exponents:
             for group in groups:
                 ratio = sp.cancel(exponent / group[0][0])
                 if ratio.is_Rational:
-                    group.append((exponent, text, Fraction(int(ratio.p), int(ratio.q))))
+                    group.append((exponent, text, tree, Fraction(int(ratio.p), int(ratio.q))))
                     break
             else:
-                groups.append([(exponent, text, Fraction(1))])
+                groups.append([(exponent, text, tree, Fraction(1))])
         for group in groups:
-            (first, text, _), m = group[0], math.lcm(*(r.denominator for _, _, r in group))
+            (first, _, tree, _), m = group[0], math.lcm(*(r.denominator for *_, r in group))
             atom = sp.Symbol(f"x{len(self.bases)}", positive=True)
             self.bases.append((first / m, atom))
-            self.symbols[atom] = f"(exp {text})" if m == 1 else f"(exp ({text} / {m}))"
+            self.trees[atom.name] = ["exp", tree if m == 1 else ["div", tree, ["rat", str(m)]]]
             self.values[atom] = sp.exp(first / m)
-            self.powers |= {t: (atom, int(r * m)) for _, t, r in group}
+            self.powers |= {t: (atom, int(r * m)) for _, t, _, r in group}
 
     def rewrites(self) -> list[str]:
         """Proof lines that write each exponential of the goal as a power of its class's atom."""
         lines = []
         for text, (atom, k) in self.powers.items():
-            base = self.symbols[atom]
+            base = self.coq(atom)
             if base == f"(exp {text})":
                 continue
             if k == 1:
@@ -107,12 +114,10 @@ class _Atoms:
         return fold(tree, rules)
 
     def _log(self, argument: sp.Expr) -> sp.Symbol:
-        atom = sp.Symbol(f"l{len(self.symbols)}", real=True)
-        text = _coq(argument, self.symbols)
-        for known, value in self.symbols.items():
-            if value == f"(ln {text})":
-                return known
-        self.symbols[atom], self.values[atom] = f"(ln {text})", sp.log(argument)
+        tree = ["log", substitute(from_sympy(argument), self.trees)]
+        known = next((name for name, value in self.trees.items() if value == tree), None)
+        atom = sp.Symbol(known or f"l{len(self.trees)}", real=True)
+        self.trees[atom.name], self.values[atom] = tree, sp.log(argument)
         return atom
 
     def sympy_atoms(self, plain: sp.Expr) -> sp.Expr:
@@ -127,23 +132,6 @@ class _Atoms:
             if ratio.is_Rational and ratio.q == 1:
                 return atom ** int(ratio)
         raise ValueError("an exponential outside the classes")
-
-
-def _coq(expr: sp.Expr, symbols: dict[sp.Symbol, str]) -> str:
-    """Coq text of a SymPy rational function of the atoms (integer powers; a negative one as an inverse)."""
-    if expr.is_Rational:
-        return real(Fraction(int(expr.p), int(expr.q)))
-    if expr.is_Symbol:
-        return symbols[expr]
-    if isinstance(expr, sp.Add):
-        return "(" + " + ".join(_coq(a, symbols) for a in expr.args) + ")"
-    if isinstance(expr, sp.Mul):
-        return "(" + " * ".join(_coq(a, symbols) for a in expr.args) + ")"
-    if isinstance(expr, sp.Pow) and expr.exp.is_Integer:
-        k = int(expr.exp)
-        base = _coq(expr.base, symbols)
-        return f"({base} ^ {k})" if k > 0 else f"(/ ({base} ^ {-k}))"
-    raise ValueError(f"no Coq text for {type(expr).__name__}")
 
 
 def _point(statement: UniversalStatement, atoms: _Atoms) -> dict[sp.Symbol, float] | None:
@@ -179,43 +167,48 @@ def relations(goal: Any) -> list[Any]:
     return [goal] if isinstance(goal, list) and goal[:1] and goal[0] in _OPENING else []
 
 
-def proof(statement: UniversalStatement) -> str | None:
-    """A Coq tactic (in parentheses) that proves the statement's goal by the factors of each relation in it, None
-    where SymPy proposes nothing (no relation with a product of two or more factors, a term outside + * / exp ln, no
-    point of the domain found, a factor without a sign there)."""
-    try:
-        atoms = _Atoms(statement)
-        parts = [expanded(p) for p in relations(statement.goal)]
-        for part in parts:
-            atoms.collect(part)
-        atoms.classify()
-        point = _point(statement, atoms)
-        if point is None:
+class Factoring:
+    """The factored proofs of one universal statement: its atoms and a point of its domain, found once for the
+    statement's goal and for every power cut's premise the proof poses (one per ordered pair of atoms and cut)."""
+
+    def __init__(self, statement: UniversalStatement) -> None:
+        self.atoms, self.parts, self.point = _Atoms(statement), [], None
+        try:
+            self.parts = [expanded(p) for p in relations(statement.goal)]
+            for part in self.parts:
+                self.atoms.collect(part)
+            self.atoms.classify()
+            self.point = _point(statement, self.atoms)
+        except PROPOSAL_ERRORS:
+            pass  # no proposal: `proof` and `premise` give None
+
+    def proof(self) -> str | None:
+        """A Coq tactic (in parentheses) that proves the goal by the factors of each relation in it, None where SymPy
+        proposes nothing (no relation with a product of two or more factors, a term outside + * / exp ln, no point of
+        the domain found, a factor without a sign there)."""
+        try:
+            found = [t for part in self.parts if self.point and (t := _relation(part, self.atoms, self.point))]
+        except PROPOSAL_ERRORS:
             return None
-        tactics = [t for part in parts if (t := _relation(part, atoms, point))]
-    except (ValueError, TypeError, ZeroDivisionError, sp.PolynomialError):
-        return None
-    if not tactics:
-        return None
-    return "(" + "; ".join([*atoms.rewrites(), "repeat split", f"first [ {' | '.join(tactics)} | hf_decide ]"]) + ")"
+        tactics = [*self.atoms.rewrites(), "repeat split", f"first [ {' | '.join(found)} | hf_decide ]"]
+        return "(" + "; ".join(tactics) + ")" if found else None
+
+    def premise(self, lower: Any, upper: Any, q: int, p: int) -> str | None:
+        """A tactic (in parentheses) for a power cut's premise `INR q * a <= INR p * b` (a, b the trees `lower`,
+        `upper`, after `simpl INR`) by the factors of p b - q a, None where SymPy proposes nothing."""
+        if self.point is None:
+            return None
+        try:
+            a, b = (self.atoms.sympy(expanded(tree), plain=True) for tree in (lower, upper))
+            return _signed(self.atoms.sympy_atoms(q * a - p * b), "<=", self.atoms, self.point)
+        except PROPOSAL_ERRORS:
+            return None
 
 
 def _relation(part: Any, atoms: _Atoms, point: dict[sp.Symbol, float]) -> str | None:
     """The tactic of one relation: its difference replaced by the proposed product, the product's sign."""
     op, left, right = part[0], atoms.sympy(part[1]), atoms.sympy(part[2])
     return _signed(left - right if op in ("<=", "<") else right - left, op, atoms, point)
-
-
-def power_premise(statement: UniversalStatement, lower: Any, upper: Any, q: int, p: int) -> str | None:
-    """A tactic (in parentheses) for a power cut's premise `INR q * a <= INR p * b` (a, b the trees `lower`, `upper`,
-    after `simpl INR`) by the factors of p b - q a, None where SymPy proposes nothing."""
-    try:
-        atoms = _Atoms(statement)
-        point = _point(statement, atoms)
-        difference = q * atoms.sympy(expanded(lower), plain=True) - p * atoms.sympy(expanded(upper), plain=True)
-        return None if point is None else _signed(atoms.sympy_atoms(difference), "<=", atoms, point)
-    except (ValueError, TypeError, ZeroDivisionError, sp.PolynomialError):
-        return None
 
 
 def _signed(difference: sp.Expr, op: str, atoms: _Atoms, point: dict[sp.Symbol, float]) -> str | None:
@@ -236,7 +229,7 @@ def _signed(difference: sp.Expr, op: str, atoms: _Atoms, point: dict[sp.Symbol, 
         if abs(value) < _TINY:
             return None
         sign = 1 if value > 0 else -1
-        text, hyp = _coq(factor, atoms.symbols), f"hs{index}"
+        text, hyp = atoms.coq(factor), f"hs{index}"
         lines.append(f"assert ({hyp} : {_sign(text, sign, strict or power < 0)}) by hf_decide")
         if power < 0:
             inverse = "Rinv_0_lt_compat" if sign > 0 else "Rinv_lt_0_compat"
@@ -252,7 +245,7 @@ def _signed(difference: sp.Expr, op: str, atoms: _Atoms, point: dict[sp.Symbol, 
     scale = constant / denominator_constant
     if product_sign * (1 if scale > 0 else -1) > 0:
         return None  # the proposal's sign is the relation's opposite
-    target = f"({_coq(sp.Rational(scale), atoms.symbols)} * {product})"
+    target = f"({atoms.coq(sp.Rational(scale))} * {product})"
     relation = "<" if strict else "<="
     replace = f"match goal with |- ?d {relation} 0 => replace d with {target} by (field; repeat split; intro; nra) end"
     return "(" + "; ".join([_OPENING[op], replace, *lines, f"clear - {last}; nra"]) + ")"

@@ -151,12 +151,14 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     trees: dict[str, Any] = {}
     facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms, trees)
 
+    factoring = factored.Factoring(statement)  # its atoms and a point of the domain, once for the goal and every cut
+
     def premise(a: str, b: str, q: int, p: int) -> str | None:
-        return factored.power_premise(statement, trees[a], trees[b], q, p) if a in trees and b in trees else None
+        return factoring.premise(trees[a], trees[b], q, p) if a in trees and b in trees else None
 
     cut_facts = cuts.facts(list(statement.cuts), exps, first_cut, premise)
     proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
-    by_factors = factored.proof(statement) if statement.name not in PROOFS and not roots else None
+    by_factors = factoring.proof() if statement.name not in PROOFS and not roots else None
     tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])
     proof.append(PROOFS.get(statement.name, f"  first [ {tactics} ]."))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
