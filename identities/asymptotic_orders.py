@@ -60,6 +60,8 @@ class Decision:
     shown: dict[str, str] = field(default_factory=dict)
     #: How a refutation was verified: "exact" (for every parameter), "ball" (at an exact parameter point).
     by: str = "exact"
+    #: Whether |Q|/g -> oo was shown on the way (g/lower -> 0 with lower > 0 for large v).
+    unbounded: bool = False
 
 
 #: A caller's exact test at parameter points: a point (as text) where the expression is provably != 0, or None.
@@ -148,6 +150,7 @@ def decide(
     )
     decision = _RULES[relation](seen, reference, facts, separated)
     decision.shown = seen.shown
+    decision.unbounded = "inverse" in seen._cache and _faster(seen)  # never computes a limit of its own
     missing = [name for name, value in seen.shown.items() if value.startswith("not established")]
     if decision.status == "undecided" and missing:
         decision.reason += f" ({'; '.join(missing)}: not established by the checked route, identities.limits)"

@@ -56,8 +56,7 @@ def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Contex
     holds = outcome.verdict is Verdict.PROVED
     shown = (outcome.details or {}).get("limits") or {}
     limit = next((str(value) for key, value in shown.items() if key.startswith("lim Q")), None)
-    if any(key.split(" as ")[0].endswith("/lower") and str(value) == "0" for key, value in shown.items()):
-        limit = "oo"  # g/lower -> 0 with lower <= Q: Q/g -> oo (the kernel is asked for |Q/g| -> oo)
+    limit = "oo" if (outcome.details or {}).get("unbounded") else limit  # the kernel is asked for |Q/g| -> oo
     at = (outcome.details or {}).get("point")  # a refutation at a point of the parameters' domain
     path = limits.certify(claim, holds, limit, certificate_directory(ctx.certificate_dir), at)
     if path is None and limits.accepted(claim, not holds, limit):
@@ -84,6 +83,7 @@ def _decide(claim: AsymptoticClaim) -> Outcome:
         "quantity": claim.quantity + (f" ({claim.attention})" if claim.attention else ""),
         "bracket": f"{found.bracket.lower} <= Q <= {found.bracket.upper} for large {claim.variable}",
         "limits": decision.shown,
+        "unbounded": decision.unbounded,
         "reason": decision.reason,
     }
     if decision.status == "proved":
@@ -143,6 +143,7 @@ def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Ex
             "quantity": claim.quantity,
             "bracket": f"{at.bracket.lower} <= Q <= {at.bracket.upper} for large {claim.variable}, at {where}",
             "limits": decision.shown,
+            "unbounded": decision.unbounded,
             "reason": reason,
             "derivation": [step.text for step in derivation.steps],
         }

@@ -260,3 +260,25 @@ def test_a_power_of_n_with_a_symbolic_exponent_is_never_decided_by_a_hidden_zero
     verdicts = decide(text)
     assert verdicts["one"][0] is not Verdict.REFUTED, verdicts["one"]
     assert verdicts["zero"][0] is not Verdict.PROVED, verdicts["zero"]
+
+
+def test_an_unbounded_ratio_is_recorded_for_the_certificate_search(tmp_path: Path) -> None:
+    """The frozen-rate time (e^(lam beta) + n - 1)/(2 lam) is not O(e^(lam beta / 2)): the route shows g/lower -> 0
+    with lower > 0, recorded as `unbounded` (what asks the kernel for |Q/g| -> oo); a claim that holds records none."""
+    text = """
+    [[claim]]
+    id = "c"
+    kind = "asymptotic"
+    quantity = "expression"
+    expr = "1 / rate(lam, n, beta)"
+    domain = { lam = "positive", n = "integer>=2", beta = "positive" }
+    as = "beta -> oo"
+    order = "{order}"
+    """
+    found = {}
+    for order in ("O(exp(lam * beta / 2))", "~ exp(lam * beta) / (2 * lam)"):
+        (claim,) = parse_claims(textwrap.dedent(text.replace("{order}", order)))
+        found[order] = asymptotic_decider.decide_asymptotic(claim, Context("quick", seed=0, certificate_dir=tmp_path))
+    refuted, proved = found.values()
+    assert refuted.verdict is Verdict.REFUTED and refuted.details["unbounded"] is True and refuted.certificates
+    assert proved.verdict is Verdict.PROVED and proved.details["unbounded"] is False
