@@ -11,6 +11,7 @@ and the relation from the last. Nothing here is trusted: a wrong proposal is a p
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -172,22 +173,28 @@ class Factoring:
     statement's goal and for every power cut's premise the proof poses (one per ordered pair of atoms and cut)."""
 
     def __init__(self, statement: UniversalStatement) -> None:
-        self.atoms, self.parts, self.point = _Atoms(statement), [], None
+        self.statement, self.atoms, self.parts = statement, _Atoms(statement), []
+
+    @functools.cached_property
+    def point(self) -> dict[sp.Symbol, float] | None:
+        """A point of the domain, with the goal's atoms classified: found once, when a proof first asks (most
+        statements never do: the FALLBACK's earlier tactics need none); None where there is no proposal."""
         try:
-            self.parts = [expanded(p) for p in relations(statement.goal)]
+            self.parts = [expanded(p) for p in relations(self.statement.goal)]
             for part in self.parts:
                 self.atoms.collect(part)
             self.atoms.classify()
-            self.point = _point(statement, self.atoms)
+            return _point(self.statement, self.atoms)
         except PROPOSAL_ERRORS:
-            pass  # no proposal: `proof` and `premise` give None
+            return None
 
     def proof(self) -> str | None:
         """A Coq tactic (in parentheses) that proves the goal by the factors of each relation in it, None where SymPy
         proposes nothing (no relation with a product of two or more factors, a term outside + * / exp ln, no point of
         the domain found, a factor without a sign there)."""
         try:
-            found = [t for part in self.parts if self.point and (t := _relation(part, self.atoms, self.point))]
+            point = self.point
+            found = [t for part in self.parts if point and (t := _relation(part, self.atoms, point))]
         except PROPOSAL_ERRORS:
             return None
         tactics = [*self.atoms.rewrites(), "repeat split", f"first [ {' | '.join(found)} | hf_decide ]"]
