@@ -82,6 +82,14 @@ def source(
 # ---------------------------------------------------------------- points
 
 
+#: exp(b) replaced by exp(a) wherever `field` shows a = b (arguments equal as numbers, written differently), so that
+#: `field` sees one atom: an exact zero X - X of two sides written apart.
+SAME_EXPONENTIALS = (
+    "repeat match goal with |- context [exp ?a] => match goal with |- context [exp ?b] => "
+    "assert_fails (constr_eq a b); replace (exp b) with (exp a) by (f_equal; field) end end"
+)
+
+
 def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     *defined, (_, theorem) = statements(claim_id, problem)
     names = [identifier(name) for name in problem.point]
@@ -101,6 +109,8 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     if exact:  # an equation (a zero velocity, a pinned value): the names rewritten into their terms, ring or field
         rewrite = f"rewrite {rewrites}; " if defined else ""
         tactics.append(f"{rewrite}first [ ring | field; repeat split; {nonzero} ]")
+    if any(c["relation"] in (">=", "<=") for c in problem.conditions):  # a sign met by an exact 0 (equal sides)
+        tactics.append(f"apply Req_le; {SAME_EXPONENTIALS}; field; repeat split; {nonzero}")
     close = f"first [ {' | '.join(tactics)} ]"
     named = names + (["c_star"] if uses_c_star([c["expression"] for c in problem.conditions]) else [])
     unfold = f"  unfold {', '.join(named)}.\n" if named else ""

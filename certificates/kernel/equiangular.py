@@ -42,10 +42,10 @@ from typing import Any
 
 from . import inner_products, registry_statements
 from .exact import precision
-from .exp_field import ExpNumber
+from .exp_field import exactly_zero
 from .exprtree import count_nodes, evaluate, parse_rational, rational_tree as _rat, substitute, symbols
 from .interaction import formal_zero
-from .model_chain import compiled_in, mul, tree_of
+from .model_chain import mul, tree_of
 from .real_statements import POINT_PRECISION, variable_sides
 from .recheck import Rejected, require_keys, require_list
 from .regions import Region
@@ -181,11 +181,8 @@ def sign(a: list[Any], b: list[Any]) -> int:
     """The sign of a - b at numbers: 0 by the exact zero test in `exp_field`, else by the first ball that settles it
     (a difference without an exact value there is never found 0: a claim that needs it is not accepted)."""
     difference = ["add", a, ["mul", ["rat", "-1"], b]]
-    try:
-        if compiled_in(difference, ExpNumber.rational)({}).is_zero():
-            return 0
-    except ValueError:  # a logarithm, a root outside the field: no exact value, so never 0 here (balls or no sign)
-        pass
+    if exactly_zero(difference, {}):
+        return 0
     for bits in BITS:
         with precision(bits):
             if found := int((ball := evaluate(difference, {})) > 0) - int(ball < 0):

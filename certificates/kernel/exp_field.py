@@ -20,8 +20,11 @@ import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
+from functools import partial, reduce
 from typing import Any
+
+from . import stored_forms
+from .exprtree import NAMED, fold
 
 #: An exponential polynomial: ((exponent, coefficient), ...), exponents increasing, coefficients non-zero.
 Poly = tuple[tuple[Fraction, Fraction], ...]
@@ -111,6 +114,33 @@ class ExpNumber:
         if not isinstance(k, int) or isinstance(k, bool) or k < 0:
             raise ExpFieldError("an exact power has a non-negative integer exponent")
         return reduce(operator.mul, [self] * k, ExpNumber.rational(1))
+
+
+def exactly_zero(tree: Any, point: dict[str, Fraction]) -> bool:
+    """Whether the term is exactly 0 at the rational point (named nodes by their closed forms); False where it has no
+    value in this field (a logarithm, lambda_c, a root of a non-square, a division by 0): balls alone settle it then,
+    and they never say 0."""
+    try:
+        return _value(tree, {name: ExpNumber.rational(q) for name, q in point.items()}).is_zero()
+    except ValueError:  # ExpFieldError, or TreeError for a node without a value here
+        return False
+
+
+def _value(tree: Any, env: dict[str, ExpNumber]) -> ExpNumber:
+    rules = {"rat": ExpNumber.rational, "sym": env.__getitem__, "pow": _power, "exp": ExpNumber.exp}
+    rules |= {"add": lambda *v: sum(v, ExpNumber.rational(0)), "mul": lambda *v: reduce(operator.mul, v)}
+    rules |= {"sub": operator.sub, "neg": lambda v: v * -1, "div": operator.truediv, "sqrt": ExpNumber.sqrt}
+    rules |= {name: partial(_named, name) for name in NAMED}
+    return fold(tree, rules)
+
+
+def _power(base: ExpNumber, k: int) -> ExpNumber:
+    return base**k if k >= 0 else ExpNumber.rational(1) / base ** (-k)
+
+
+def _named(name: str, *values: ExpNumber) -> ExpNumber:
+    """A named node: its closed form (`stored_forms`) at the values of its arguments."""
+    return _value(stored_forms.tree(name), dict(zip(NAMED[name], values, strict=True)))
 
 
 def _coerce(value: Any) -> ExpNumber:

@@ -17,6 +17,7 @@ from flint import arb
 from . import exact, format as fmt, masks
 from .balls import eval_ball
 from .exact_data import ExactConfiguration
+from .exp_field import exactly_zero
 from .exprtree import TreeError, count_nodes, parse_rational
 from .interaction import Interaction
 from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, GEOMETRIES
@@ -109,13 +110,15 @@ def recorded_precision(payload: dict[str, Any], highest: int = fmt.MAX_PRECISION
     return prec
 
 
-def check_enclosure(value: arb, enclosure: object, relation: str, where: str) -> None:
-    """The ball satisfies the relation (settled by the ball) and lies inside the recorded [lo, hi]. The relations a
-    cover or a point condition proves: the signs, and != for a definedness condition (every leaf excludes 0)."""
+def check_enclosure(value: arb, enclosure: object, relation: str, where: str, zero: bool = False) -> None:
+    """The ball satisfies the relation (settled by the ball, or `zero`: the value is exactly 0 and the relation >= or
+    <=) and lies inside the recorded [lo, hi]. The relations a cover or a point condition proves: the signs, and !=
+    for a definedness condition (every leaf excludes 0)."""
     if not isinstance(enclosure, list) or len(enclosure) != 2:
         raise Rejected(f"{where}: the enclosure must be [lo, hi]")
     lo, hi = (exact.ball_of(parse_rational(t)) for t in enclosure)
-    if relation not in (*exact.SIGNS, "!=") or not exact.holds(value, relation):
+    settled = exact.holds(value, relation) or (zero and relation in (">=", "<="))
+    if relation not in (*exact.SIGNS, "!=") or not settled:
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} does not satisfy {relation} 0")
     if not (value.lower() >= lo and value.upper() <= hi):
         raise Rejected(f"{where}: the re-evaluated ball {value.str(5)} is not inside the recorded enclosure")
@@ -132,15 +135,18 @@ def require_conditions(stated: object, expected: list[dict[str, Any]], claim_id:
 
 
 def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> str:
-    """Every condition holds at the exact point, settled by balls at the recorded precision."""
+    """Every condition holds at the exact point, settled by balls at the recorded precision (a sign >= or <= also by
+    the exact zero test of `exp_field`, where both sides of a claim are exactly equal)."""
     conditions = require_list(payload["conditions"], fmt.MAX_CONDITIONS, "a point witness's conditions", 1)
     with exact.precision(recorded_precision(payload)):
         env = {name: exact.ball_of(value) for name, value in point.items()}
         for condition in conditions:  # each bounded before it is evaluated
             count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
             value = eval_ball(condition["expression"], env)
-            check_enclosure(value, condition["enclosure"], condition["relation"], f"condition {condition['name']!r}")
-    return f"{len(conditions)} condition(s) settled by balls at the exact point"
+            zero = not exact.holds(value, "!=") and exactly_zero(condition["expression"], dict(point))
+            where = f"condition {condition['name']!r}"
+            check_enclosure(value, condition["enclosure"], condition["relation"], where, zero)
+    return f"{len(conditions)} condition(s) settled by balls (or exactly 0) at the exact point"
 
 
 # ---------------------------------------------------------------- configurations

@@ -23,6 +23,7 @@ from headflow.certificates.ball_reading import fails
 from headflow.certificates.kernel import ball_model, registry_statements
 from headflow.certificates.kernel.balls import eval_ball
 from headflow.certificates.kernel.exact import ExponentTooLarge, ball_of, exact_value, holds, precision
+from headflow.certificates.kernel.exp_field import exactly_zero
 from headflow.certificates.kernel.exprtree import Tree, TreeError, rational_text
 from headflow.certificates.kernel.interaction import Interaction
 from headflow.certificates.provers.rational_sphere import stereographic_lift
@@ -64,13 +65,15 @@ class WitnessResult:
     reason: str = ""
 
 
-def _settle(evaluate: Any, relations: Sequence[str]) -> tuple[bool, list[arb], int]:
-    """Evaluate at rising precision until every relation holds rigorously (or precision runs out)."""
+def _settle(evaluate: Any, relations: Sequence[str], zeros: Sequence[bool] = ()) -> tuple[bool, list[arb], int]:
+    """Evaluate at rising precision until every relation holds rigorously (or precision runs out); a relation >= or
+    <= whose value `zeros` says is exactly 0 holds at any precision."""
     values: list[arb] = []
+    zeros = [z and r in (">=", "<=") for z, r in zip(zeros or [False] * len(relations), relations, strict=True)]
     for prec in PRECISIONS:
         with precision(prec):
             values = evaluate()
-        if all(holds(v, r) for v, r in zip(values, relations, strict=True)):
+        if all(z or holds(v, r) for v, r, z in zip(values, relations, zeros, strict=True)):
             return True, values, prec
         if any(fails(v, r) for v, r in zip(values, relations, strict=True)):  # no precision can rescue it
             break
@@ -92,7 +95,11 @@ def settle_point(
         env = {s.name: ball_of(Fraction(v)) for s, v in point.items()}
         return [eval_ball(tree, env) for tree in trees]
 
+    exact_point = {s.name: Fraction(v) for s, v in point.items()}
     ok, values, prec = _settle(evaluate, relations)
+    if not ok:  # a sign >= or <= of a value that is exactly 0 (both sides of a claim equal), as the kernel tests it
+        zeros = [r in (">=", "<=") and exactly_zero(t, exact_point) for t, r in zip(trees, relations, strict=True)]
+        ok, values, prec = _settle(evaluate, relations, zeros) if any(zeros) else (ok, values, prec)
     record = {
         "witness": "point",
         "parameters": {k: str(v) for k, v in (parameters or {}).items()},

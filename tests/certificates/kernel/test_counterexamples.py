@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import tempfile
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.exp_field import exactly_zero
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.counterexamples import certify_counterexample
 from headflow.checks import coq_files
@@ -140,3 +142,62 @@ def test_junk_in_a_counterexample_is_rejected_cleanly(refuted: Path, tmp_path: P
             continue  # the genuine value
         result = check_file(forged_file(refuted, tmp_path, edit, name=f"{name}.json"))
         assert not result.ok and "\n" not in result.message, (name, junk)
+
+
+# ---------------------------------------------------------------- sides exactly equal (an exact zero, not a ball)
+
+
+@pytest.fixture(scope="module")
+def equal_sides() -> Path:
+    """exp(2 x) > exp(x + x) fails everywhere: the sides are exactly equal, a difference no ball settles as >= 0."""
+    claim = _claim("exp(2*x)", ">", "exp(x + x)", '{ x = "real" }')
+    path = certify_counterexample(claim, {"x": "1/3"}, Path(tempfile.mkdtemp()))
+    assert path is not None
+    return Path(path)
+
+
+def test_equal_sides_refute_a_strict_claim_by_the_exact_zero_test(equal_sides: Path) -> None:
+    result = check_file(equal_sides)
+    assert result.ok, result.message
+    assert "exp(2*x) > exp(x + x) fails at x = 1/3" in result.proved, result.proved
+
+
+def test_a_difference_just_past_the_balls_is_not_an_exact_zero(equal_sides: Path, tmp_path: Path) -> None:
+    """The same certificate with 10^-200 added to the left side, its balls at 64 bits (they straddle 0): the kernel's
+    exact test finds the difference not 0, so the condition is not met; nor does the prover write one."""
+
+    def perturb(data: dict[str, Any]) -> None:
+        tiny = ["pow", ["rat", "10"], -200]
+        data["statement"]["lhs"] = ["add", data["statement"]["lhs"], tiny]
+        data["payload"]["conditions"][-1]["expression"][2] = data["statement"]["lhs"]
+        data["payload"]["prec"] = 64
+
+    assert not check_file(forged_file(equal_sides, tmp_path, perturb)).ok
+    claim = _claim("exp(2*x) + 10**(-200)", ">", "exp(x + x)", '{ x = "real" }')
+    assert certify_counterexample(claim, {"x": "1/3"}, tmp_path) is None
+
+
+@pytest.mark.parametrize("relation", [">", "!="])
+def test_an_exact_zero_meets_no_strict_or_nonzero_condition(equal_sides: Path, tmp_path: Path, relation: str) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        data["payload"]["conditions"][-1]["relation"] = relation
+
+    assert not check_file(forged_file(equal_sides, tmp_path, edit)).ok
+
+
+def test_the_exact_zero_test_values_named_nodes_and_refuses_what_has_no_exact_value() -> None:
+    third, point = Fraction(1, 3), {"l": Fraction(1, 3), "n": Fraction(3), "b": Fraction(2)}
+    rate = ["rate", ["sym", "l"], ["sym", "n"], ["sym", "b"]]
+    same = ["rate", ["div", ["mul", ["rat", "2"], ["sym", "l"]], ["rat", "2"]], ["sym", "n"], ["sym", "b"]]
+    assert exactly_zero(["sub", rate, same], point)
+    assert not exactly_zero(["sub", rate, ["rate", ["rat", "1/2"], ["sym", "n"], ["sym", "b"]]], point)
+    assert not exactly_zero(["sub", ["log", ["rat", "2"]], ["log", ["rat", "2"]]], {})  # no exact log: never 0 here
+    assert not exactly_zero(["sub", ["pow", ["sqrt", ["rat", "2"]], 2], ["rat", "2"]], {})  # nor sqrt(2)
+    assert exactly_zero(["sub", ["pow", ["sqrt", ["rat", "1/9"]], -1], ["rat", "3"]], {"x": third})
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_coq_proves_the_exact_zero(equal_sides: Path) -> None:
+    """exp(x + x) rewritten as exp(2 x) where `field` shows the arguments equal, then the difference by `field`."""
+    assert coq_files.check(equal_sides).status == coq_files.RECHECKED
