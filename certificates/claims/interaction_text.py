@@ -121,7 +121,7 @@ def _positive_on_grid(interaction: Interaction, field: str) -> None:
 
 def ordinary(tree: object) -> sp.Expr:
     """The tree as an ordinary SymPy expression on plain symbols (no assumptions: nothing is rewritten by a sign),
-    for the definedness tests and the antiderivative proposal."""
+    for the definedness tests and the proposals (an antiderivative, a punctured claim's factors of f')."""
     if not isinstance(tree, list) or not tree:
         raise exprtree.TreeError(f"malformed node {str(tree)[:60]}")
     op, args = tree[0], tree[1:]
@@ -136,6 +136,8 @@ def ordinary(tree: object) -> sp.Expr:
         return sp.E
     if op == "pow":
         return ordinary(args[0]) ** sp.Integer(args[1])
+    if op in exprtree.NAMED:  # a named function by its closed form (`exprtree.expand`)
+        return ordinary(exprtree.expand(tree))
     parts = [ordinary(a) for a in args]
     combine: dict[str, Any] = {
         "add": lambda: sp.Add(*parts),
@@ -147,6 +149,7 @@ def ordinary(tree: object) -> sp.Expr:
         "log": lambda: sp.log(parts[0]),
         "sqrt": lambda: sp.sqrt(parts[0]),
         "rpow": lambda: sp.Pow(parts[0], parts[1]),
+        "lambertw": lambda: sp.LambertW(parts[0]),
     }
     if op not in combine:
         raise exprtree.TreeError(f"no SymPy form of node {op!r}")

@@ -84,13 +84,10 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
     data = {k: statement[k] for k in ("limit", "error", "sign", "infinite", "at") if k in statement}
     if kind != "smt" or not isinstance(payload, dict) or payload != data | {"cuts": payload.get("cuts")}:
         raise Rejected(f"{claim_id}: a limit is proved by an smt certificate with the statement's limit and error")
-    cuts = require_list(payload["cuts"], len(built), "the cuts of each built statement", len(built))
-    pairs = zip(built, cuts, strict=True)
-    checked = [real_statements.check(s, claim_id, "smt", {"cuts": c}, seconds) for s, c in pairs]
+    proofs, how = real_statements.check_each(built, payload["cuts"], claim_id, seconds)
     v, limit, sign = statement["variable"], term_text(statement["limit"]), statement.get("sign")
     shown = f"{term_text(statement['expression'])} -> {limit} as {v} -> oo" + f" ({limit} {sign} 0)" * bool(sign)
     shown = f"|{term_text(statement['expression'])}| -> oo as {v} -> oo" if "infinite" in data else shown
     shown += "".join(f", at {k} = {q} (in its domain)" for k, q in statement.get("at", {}).items())
-    proofs = "; ".join(proved.split(": ", 1)[1] for proved, _ in checked)  # each without its claim's name
     cited = f"{term_text(built[0]['rhs'])} -> 0 as {v} -> oo (k > 0; textbook)"
-    return f"claims-file claim {claim_id!r}: {shown}, since {proofs}; and {cited}", "; ".join(h for _, h in checked)
+    return f"claims-file claim {claim_id!r}: {shown}, since {proofs}; and {cited}", how

@@ -168,6 +168,10 @@ class Encoding:
             self._memo[key] = self._encode(tree)
         return self._memo[key]
 
+    def meaning(self) -> dict[str, Tree]:
+        """Each auxiliary's name -> the statement's subtree it stands for (read by a prover to propose cuts)."""
+        return {v[1]: json.loads(k) for k, v in self._memo.items() if v[0] == "sym" and v[1] not in self.variables}
+
     def _fresh(self) -> Tree:
         self.constants.append(f"{self._prefix}{len(self.constants) - len(self.variables)}")
         return ["sym", self.constants[-1]]

@@ -63,6 +63,14 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     return proved, how if "expression" in data else how + f"; domain non-empty: {where} verified"
 
 
+def check_each(built: list[dict[str, Any]], cuts: object, claim_id: str, seconds: float) -> tuple[str, str]:
+    """(what they prove, each without its claim's name; how) for statements a form built, each by its own smt cuts
+    (one list per statement in `cuts`)."""
+    found = recheck.require_list(cuts, len(built), "the cuts of each built statement", len(built))
+    checked = [check(s, claim_id, "smt", {"cuts": c}, seconds) for s, c in zip(built, found, strict=True)]
+    return "; ".join(proved.split(": ", 1)[1] for proved, _ in checked), "; ".join(how for _, how in checked)
+
+
 def goals(statement: dict[str, Any]) -> list[tuple[Tree, tuple[str, ...], str]]:
     """(expression, relations a cover may prove of it against 0, what that proves in words): the relation as
     `rhs - lhs`, then each definedness condition (for `!=`, either sign or `!=` itself)."""

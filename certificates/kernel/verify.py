@@ -44,6 +44,7 @@ from . import equiangular, equilibrium_statements, model_statements, real_statem
 from .jensen import FORM as JENSEN, check as jensen_check
 from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
+from .punctured import FORM as PUNCTURED, check as punctured_check
 from .recheck import Rejected
 from .solvers import DEFAULT_SECONDS
 
@@ -54,6 +55,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     model_statements.FORM: registry_statements.model_check,
     LIMIT: limit_check,
     JENSEN: jensen_check,
+    PUNCTURED: punctured_check,
 }
 
 

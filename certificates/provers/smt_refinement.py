@@ -25,10 +25,20 @@ from fractions import Fraction
 from functools import reduce
 from typing import Any
 
+import sympy as sp
 from flint import arb, fmpq, fmpq_mpoly, fmpq_mpoly_ctx
+from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.kernel import smtlib
 from headflow.certificates.kernel.exact import ball_of, exact_value, precision
-from headflow.certificates.kernel.exprtree import Tree, TreeError, exact_rational, fold, rational_text
+from headflow.certificates.kernel.exprtree import (
+    Tree,
+    TreeError,
+    exact_rational,
+    fold,
+    rational_text,
+    substitute,
+    symbols,
+)
 from headflow.certificates.kernel.real_encoding import (
     CUT_DEGREES,
     CUT_PRECISION,
@@ -93,15 +103,30 @@ class Refinement:
 
 def products(encoding: Encoding) -> list[dict[str, object]]:
     """The products of atoms whose arguments add up exactly: `[i, j]` when a_i + a_j = 0, `[i, j, k]` when
-    a_i + a_j = a_k (i <= j)."""
+    a_i + a_j = a_k (i <= j), as polynomials or, for arguments with a quotient (beta (1 + w)/beta), as rational
+    functions (SymPy's `cancel`: a proposal; the cut's fact is an implication the solvers use only where it holds)."""
+    quotients = {name: tree for name, tree in encoding.meaning().items() if tree[0] in ("div", "pow")}
     atoms, found = [argument for _, argument in encoding.exponentials], []
     for i, a in enumerate(atoms):
         for j in range(i, len(atoms)):
             for k, c in [(None, ZERO), *enumerate(atoms)]:
-                difference = polynomial(["sub", ["add", a, atoms[j]], c], tuple(encoding.constants))
-                if difference is not None and difference == 0:
+                if _vanishes(["sub", ["add", a, atoms[j]], c], tuple(encoding.constants), quotients):
                     found.append({"kind": "product", "atoms": [i, j] if k is None else [i, j, k]})
     return found
+
+
+def _vanishes(tree: Tree, names: tuple[str, ...], quotients: dict[str, Tree]) -> bool:
+    """Whether the tree is 0 as a polynomial over `names`, or else, with the auxiliaries that stand for `quotients`
+    put back (1/beta), as a rational function."""
+    difference = polynomial(tree, names)
+    if difference is not None and difference == 0:
+        return True
+    if not symbols(tree) & set(quotients):
+        return False
+    try:
+        return bool(sp.cancel(ordinary(substitute(tree, quotients))) == 0)
+    except (TreeError, TypeError, ValueError):
+        return False
 
 
 def polynomial(tree: Tree, names: tuple[str, ...]) -> fmpq_mpoly | None:

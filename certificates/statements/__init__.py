@@ -37,12 +37,12 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
     core statements (imported when asked: checking a certificate needs none of them). The kinds absent here
     (`all`) write no certificate of their own (a conjunction's parts are claims of these kinds); `asymptotic` claims on
     a closed form are stated in form `limit` (`limits`)."""
-    from headflow.certificates.statements import equilibrium, jensen, limits, model, real, trajectory
+    from headflow.certificates.statements import equilibrium, limits, model, punctured, real, trajectory
 
     return {
         "identity": real.elaborate,
         "constant": real.elaborate,
-        "inequality": jensen.elaborate,
+        "inequality": punctured.elaborate,
         "dynamics": trajectory.dynamics_statement,
         "model": model.elaborate,
         "equilibrium": equilibrium.elaborate,

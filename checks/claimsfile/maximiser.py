@@ -33,6 +33,7 @@ from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_
 from headflow.certificates.inert import Inert, inert
 from headflow.certificates.kernel.exact import exact_value
 from headflow.certificates.provers.counterexamples import witness_certificates
+from headflow.certificates.provers.punctured import certify
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.asymptotic_quantities import converted
 from headflow.checks.claimsfile.domain_sampling import sample_point
@@ -62,9 +63,10 @@ def decide_punctured(claim: InequalityClaim, ctx: Context) -> Outcome:
         certificates = witness_certificates(claim, witness, certificate_directory(ctx.certificate_dir))
         return Outcome(Verdict.REFUTED, SEARCH, witness=witness, certificates=certificates)
     try:
-        return _prove(claim, x, c)
+        proved = _prove(claim, x, c)
     except _Open as why:
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=f"no counterexample found; not proved: {why}")
+    return proved.with_certificate(certify(claim, certificate_directory(ctx.certificate_dir)))
 
 
 class _Open(Exception):

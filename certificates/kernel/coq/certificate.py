@@ -16,6 +16,7 @@ from .. import equiangular, inner_products, model_statements, real_encoding, rea
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
 from ..jensen import FORM as JENSEN, convexity
 from ..limits import FORM as LIMIT, relations as limit_relations
+from ..punctured import FORM as PUNCTURED, relations as punctured_relations
 from ..recheck import Rejected, rational_map
 from ..verify import CheckResult
 from .model_tree import EXACT_FACTS, equilibrium_problem, moving_problem, start_problem, witness_problem
@@ -35,8 +36,9 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, _relation(statement, claim_id, payload)
     if form == (JENSEN, None, "smt"):  # the built convexity F'' >= 0 (Jensen's step is cited)
         return checked.proved, _relation(convexity(statement), claim_id, payload)
-    if form == (LIMIT, None, "smt"):  # the built relations, each with its cuts, named by its place
-        built = zip(limit_relations(statement), payload["cuts"], strict=True)
+    if form in ((LIMIT, None, "smt"), (PUNCTURED, None, "smt")):  # the built relations, each with its cuts, by place
+        relations = limit_relations if form[0] == LIMIT else punctured_relations
+        built = zip(relations(statement), payload["cuts"], strict=True)
         found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
         at = statement.get("at", {})  # a refutation at a point: the relations there, and the point in its domain
         return checked.proved, found + _at_point([v for v in statement["variables"] if v["name"] in at], at)
