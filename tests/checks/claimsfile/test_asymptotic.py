@@ -73,13 +73,18 @@ def softmax(ident: str, **fields: str) -> str:
 
 @pytest.fixture(scope="module")
 def example() -> dict[str, tuple[Verdict, dict]]:
+    """The whole example file decided with its certificate searches (about 60 s on one core alone: the three tests
+    on it are `slow`, to keep the default suite within its 5 minutes; `headflow check examples/asymptotics.toml`
+    decides the same file)."""
     return decide(EXAMPLE.read_text())
 
 
+@pytest.mark.slow
 def test_the_example_file_is_decided_rightly(example: dict[str, tuple[Verdict, dict]]) -> None:
     assert {ident: verdict for ident, (verdict, _) in example.items()} == TRUTH
 
 
+@pytest.mark.slow
 def test_the_limit_or_constant_is_shown(example: dict[str, tuple[Verdict, dict]]) -> None:
     proved = example["softmax-time.constant"][1]
     assert "1/(2*lambda)" in proved["notes"] and proved["steps"]
@@ -89,6 +94,7 @@ def test_the_limit_or_constant_is_shown(example: dict[str, tuple[Verdict, dict]]
     assert "1/(2*lambda)" in wrong["reading"] and "for every parameter" in wrong["reading"]
 
 
+@pytest.mark.slow
 def test_a_statement_false_at_one_parameter_is_refuted_there_with_a_ball(
     example: dict[str, tuple[Verdict, dict]],
 ) -> None:
