@@ -118,6 +118,11 @@ def registry_statement(claim_id: str) -> dict[str, Any] | None:
     return statement(claim, True)
 
 
+#: A claim's property stated as the kernel's `tends-to` with `holds` turned around: the tokens are one equiangular
+#: start up to rotation (the field is rotation-equivariant), so "some start" and "every start" are the same claim.
+NEGATED = "does-not-tend-to"
+
+
 def covered(claim: DynamicsClaim) -> bool:
     """Whether the claim is one an `equiangular` statement states: the cluster gap (or the attention entropy's limit) in
     the reduction's regime, its data numbers (beta > 0) or symbols of its domain (then a proof only, of a limit, a rate
@@ -128,10 +133,11 @@ def covered(claim: DynamicsClaim) -> bool:
     names = {symbol.name for symbol in claim.parameters.values()}
     pair = claim.quantity == "first_pair_gap" and options.get("mask") == "causal"  # tokens 1 and 2: a closed system
     table = claim.quantity in equiangular.TABLE and claim.property in ("tends-to", *equiangular.ALONG)
+    negated = claim.property == NEGATED and not claim.parameters  # at numbers: one start up to rotation
     return (
         (claim.quantity in GAPS or (claim.quantity == "attention_entropy" and claim.property == "tends-to") or table)
-        and claim.property in (*equiangular.PROPERTIES, *equiangular.ALONG)
-        and not claim.exists
+        and (claim.property in (*equiangular.PROPERTIES, *equiangular.ALONG) or negated)
+        and (not claim.exists or negated)
         and (claim.target is not None or claim.property in equiangular.ALONG[2:])
         and all(_number(v) or (isinstance(v, sp.Symbol) and v.name in names) for v in data)
         and ((_number(options["beta"]) and options["beta"] > 0) or isinstance(options["beta"], sp.Symbol))
@@ -175,6 +181,7 @@ def statement(
         return None  # no value, or a point that misses a variable
     if family and point is not None and not _one_head(claim):
         return None  # a family is refuted at one head: H = 1 must be one of the claim's
+    negated = claim.property == NEGATED  # "does not tend to L" fails exactly where "tends to L" holds
     return {
         "form": equiangular.FORM,
         "claim": claim.id,
@@ -187,13 +194,20 @@ def statement(
         "family": family,
         "variables": variables,
         "quantity": claim.quantity,
-        "property": claim.property,
+        "property": "tends-to" if negated else claim.property,
         "value": value,
-        "holds": holds,
+        "holds": holds != negated,
         "point": None if point is None else {v["name"]: point[v["name"]] for v in variables},
         "head": options.get("head"),
         "fails_at": witness,
     }
+
+
+def from_payload(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The statement a certificate's payload gives: its `holds` is the statement's, the claim's verdict turned around
+    for a `NEGATED` claim."""
+    holds = (payload.get("holds") is True) != (claim.property == NEGATED)
+    return statement(claim, holds, payload.get("point"), payload.get("fails_at"))
 
 
 def witness_of(claim: DynamicsClaim, details: dict[str, Any]) -> dict[str, Any] | None:

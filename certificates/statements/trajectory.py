@@ -171,10 +171,10 @@ def elaborate(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] |
 
 def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of any certificate of a dynamics claim: a trajectory chain's here, a proof's by
-    `pointwise.proof`, an equiangular claim's by `equiangular.statement` (that it holds or fails, as the payload
+    `pointwise.proof`, an equiangular claim's by `equiangular.from_payload` (that it holds or fails, as the payload
     says), a witness's by `dynamics.elaborate`."""
     if kind == "gram":
         return pointwise.proof(claim)
     if kind == EQUIANGULAR:
-        return equiangular.statement(claim, payload.get("holds") is True, payload.get("point"), payload.get("fails_at"))
+        return equiangular.from_payload(claim, payload)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)
