@@ -98,7 +98,7 @@ def _positive(tree: list[Any], variables: dict[str, Any], least: int = 0) -> boo
 
 def _data(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     """The statement's data as trees (a rational, or a variable's symbol), each within the form's bounds."""
-    require_keys(statement, KEYS, "the equiangular statement")
+    require_keys(statement, KEYS, "the equiangular statement")  # no `count`: a family's H only at a point
     listed = require_list(statement["variables"], 16, "the variables")
     variables = {v["name"]: require_keys(v, VARIABLE, "a variable") for v in listed}
     trees = {key: _data_tree(statement[key], variables) for key in ("n", "beta", "rho0")}
@@ -339,7 +339,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
         data += f"; {ends[0]} {('<=', '<')[v['low_open']]} {v['name']} {('<=', '<')[v['high_open']]} {ends[1]}"
         data += " integer" * v["integer"]
     data += "".join(f"{'; at the point' if k == 0 else ','} {name} = {q}" for k, (name, q) in enumerate(at.items()))
-    summed = statement["family"] and statement["quantity"] != "attention_entropy"
+    summed = statement["family"] and statement["quantity"] != "attention_entropy" and "count" not in statement
     value = f"sum_h({term_text(statement['value'])}) over any H >= 1 heads" * summed or term_text(statement["value"])
     value += f" (head {statement['head']})" * (statement["head"] is not None)
     claim = f"{statement['quantity']} {statement['property']} {value} ({data}) {('fails', 'holds')[statement['holds']]}"
@@ -350,17 +350,22 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
 def instance(statement: dict[str, Any], claim_id: str) -> dict[str, Any]:
     """The refuted statement at its point, its data the point's numbers, once the point is shown in the variables'
     domain (every bound exactly or by balls, as a counterexample's of form `real`); a family's at one head of the
-    point's strength (H = 1: an instance of every H >= 1 heads, its claimed sum that head's summand)."""
+    point's strength (H = 1: an instance of every H >= 1 heads, its claimed sum that head's summand), or with
+    `count`, the variable H, at H heads of that strength, its `value` the claimed one whole (a function of H)."""
+    require_keys(statement, (*KEYS, *({"count"} & set(statement))), "the equiangular statement")
     sides, names = variable_sides(statement["variables"], 16, "variables")
     point = {name: parse_rational(q) for name, q in require_keys(statement["point"], names, "the point").items()}
+    heads = point.get(statement.get("count"), Fraction(1))  # a family at H = `count`'s value: that many equal heads
+    if heads.denominator != 1 or not 1 <= heads <= 64 or (heads != 1 and statement["family"] is not True):
+        raise Rejected(f"{claim_id}: a family's number of heads at a point is an integer 1..64")
     with precision(POINT_PRECISION):
         if statement["holds"] or Region(tuple(sides)).contains(point) is None:
             raise Rejected(f"{claim_id}: a refutation at a point needs the point in the domain")
     at = {name: _rat(q) for name, q in point.items()}
     data = {key: at[statement[key]][1] if statement[key] in at else statement[key] for key in ("n", "beta", "rho0")}
-    data["strengths"] = [at[s][1] if s in at else s for s in statement["strengths"]]
+    data["strengths"] = [at[s][1] if s in at else s for s in statement["strengths"]] * int(heads)
     data |= {"value": substitute(statement["value"], at), "variables": [], "point": None, "family": False}
-    return statement | data
+    return {key: value for key, value in (statement | data).items() if key != "count"}
 
 
 def lemma_of(statement: dict[str, Any]) -> str:

@@ -167,9 +167,13 @@ def statement(
     options = claim.options
     family = not isinstance(options["lambdas"], list)  # any H heads of one strength symbol, lam_h
     strengths = [options["lambdas"]] if family else options["lambdas"]
+    count = options.get("H") if family and point is not None else None  # refuted at H heads, H != 1 in the point
+    count = count if isinstance(count, sp.Symbol) and point.get(count.name, "1") != "1" else None  # type: ignore[union-attr]
     target = per_head_summand(claim.target) if family and claim.quantity in GAPS else claim.target
+    if count is not None and claim.target is not None:  # equal heads: a sum over them is H times one head's term
+        target = claim.target.replace(HeadSum, lambda term: count * term)
     target = sp.Integer(0) if claim.target is None else target  # non-negative: the bound 0
-    used = {options["n"], options["beta"], options["rho"], *strengths}
+    used = {options["n"], options["beta"], options["rho"], *strengths, count}
     try:
         value = None if target is None else from_sympy(target)
         domain = claim.raw.get("domain", {})
@@ -179,8 +183,8 @@ def statement(
         return None
     if value is None or (point is not None and any(v["name"] not in point for v in variables)):
         return None  # no value, or a point that misses a variable
-    if family and point is not None and not _one_head(claim):
-        return None  # a family is refuted at one head: H = 1 must be one of the claim's
+    if family and point is not None and count is None and not _one_head(claim):
+        return None  # a family is refuted at one head (H = 1 must be one of the claim's) or at H in the point
     negated = claim.property == NEGATED  # "does not tend to L" fails exactly where "tends to L" holds
     return {
         "form": equiangular.FORM,
@@ -200,7 +204,7 @@ def statement(
         "point": None if point is None else {v["name"]: point[v["name"]] for v in variables},
         "head": options.get("head"),
         "fails_at": witness,
-    }
+    } | ({"count": count.name} if count is not None else {})
 
 
 def from_payload(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] | None:
