@@ -151,15 +151,21 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     cuts' lemmas (numbered from `first_cut` in the file) posed at every exponential atom."""
     names = [name for group, _ in binders(statement) for name in group]
     labels = [f"h{k}" for k in range(len(statement.hypotheses))]
-    intros = " ".join(names + labels)
-    roots: list[tuple[str, str]] = []
-    formula(statement.goal, statement.integers, roots)
-    opened = [f"  intros lambda_c'{k} (hr{k}b & hr{k}u & hr{k}e)." for k in range(len(roots))]
-    if roots:
+    roots: list[tuple[str, ...]] = []
+    for tree in [*statement.hypotheses, statement.goal]:  # the roots in the order the statement binds them
+        formula(tree, statement.integers, roots)
+    lambertw = [k for k, root in enumerate(roots) if len(root) == 1]  # w with w e^w = z, before the hypotheses
+    intros = " ".join(names + [f"lambertw'{k} [hw{k}l hw{k}e]" for k in lambertw] + labels)
+    opened = [f"  intros lambda_c'{k} (hr{k}b & hr{k}u & hr{k}e)." for k in range(len(roots)) if k not in lambertw]
+    if opened:
         opened.insert(0, "  split; [ hf_decide | ].")
-    atoms = [f"(lambda_c'{k} * {beta})" for k, (_, beta) in enumerate(roots)]
+    atoms = [f"lambertw'{k}" if k in lambertw else f"(lambda_c'{k} * {root[1]})" for k, root in enumerate(roots)]
     trees: dict[str, Any] = {}
-    facts, exps = _atom_facts([*statement.hypotheses, statement.goal], statement.integers, atoms, trees)
+    formulas = [*statement.hypotheses, statement.goal]
+    facts, exps = _atom_facts(formulas, statement.integers, atoms, trees, roots)
+    if lambertw:
+        lean = _lean(formulas, statement.integers, roots, facts, exps)
+        return text + "\nProof.\n" + "\n".join([f"  intros {intros}.", *opened, *lean]) + "\nQed.\n"
 
     factoring = factored.Factoring(statement)  # its atoms and a point of the domain, once for the goal and every cut
 
@@ -174,12 +180,56 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
+#: Each conjunct of a statement that binds Lambert W values (`_lean`): linear or nonlinear arithmetic, a term < 0 * b
+#: as a product of positive factors, an identity by `field`, or b (x / b) as x (beta ((1 + w) / beta)) and then nra
+#: with w e^w e = X.
+LEAN = (
+    "lra | intro; lra | nra | intro; nra | (rewrite Rmult_0_l; apply Ropp_lt_cancel; rewrite Ropp_0; ring_simplify; "
+    "repeat apply Rmult_lt_0_compat; first [ lra | nra ]) "
+    "| solve [ field; repeat match goal with |- _ /\\ _ => split end; intro; nra ] "
+    "| ((repeat match goal with |- context [?b * (?x / ?b)] => replace (b * (x / b)) with x by (field; lra) end); nra)"
+)
+
+
+def _lean(
+    formulas: list[Any], integers: Any, roots: list[tuple[str, ...]], facts: list[str], exps: list[str]
+) -> list[str]:
+    """The proof lines of a statement that binds Lambert W values: each exponential atom's sign and each inverse's
+    facts only (with every atom's and pair's facts, ~100 hypotheses, lra and nra do not finish on these goals),
+    e^(1 + w) as e^1 e^w wherever an exponent is 1 + w (the product cut's fact), w e^w e = X where z = X / e, then
+    each conjunct by `LEAN`."""
+    lambertw = [k for k, root in enumerate(roots) if len(root) == 1]
+    lines = [f"  pose proof (exp_pos {a})." for a in exps] + [f for f in facts if f.startswith("  hf_inverse_facts")]
+    joined = "in * by (rewrite <- exp_plus; f_equal; field; lra)"
+    lines += [f"  try (replace (exp {a}) with (exp 1 * exp lambertw'{k}) {joined})." for k in lambertw for a in exps]
+    quotients: dict[str, str] = {}
+
+    def walk(node: Any) -> None:  # z = X / e, by the text the statement gives z: X's text
+        if isinstance(node, list) and node and node[0] not in ("rat", "sym"):
+            if node[0] == "lambertw" and isinstance(node[1], list) and node[1][0] == "div" and node[1][2] == ["e"]:
+                quotients[translated(node[1], {}, integers)] = translated(node[1][1], {}, integers)
+            for child in node[1:2] if node[0] == "pow" else node[1:]:
+                walk(child)
+
+    for tree in formulas:
+        walk(expanded(tree))
+    for k in [k for k in lambertw if roots[k][0] in quotients]:
+        z, shown = roots[k][0], quotients[roots[k][0]]
+        fact, nonzero = f"pose proof (f_equal (Rmult (exp 1)) hw{k}e) as hs{k}", "apply Rgt_not_eq, exp_pos"
+        lines.append(f"  try ({fact}; replace (exp 1 * {z}) with {shown} in hs{k} by (field; {nonzero})).")
+    return [*lines, "  repeat match goal with |- _ /\\ _ => split end.", f"  all: first [ {LEAN} ]."]
+
+
 def _atom_facts(
-    formulas: list[Any], integers: Any = (), roots: list[str] | None = None, trees: dict[str, Any] | None = None
+    formulas: list[Any],
+    integers: Any = (),
+    roots: list[str] | None = None,
+    trees: dict[str, Any] | None = None,
+    bound: list[tuple[str, ...]] | None = None,
 ) -> tuple[list[str], list[str]]:
     """(proof lines that put the library facts of every exp, sqrt and ln atom among the hypotheses, the exponential
-    atoms' arguments: the formulas' own, then `roots`, the exponents of lambda_c's roots); `trees` gets the tree of
-    each argument the formulas give."""
+    atoms' arguments: the formulas' own, then `roots`, the exponents of the roots the statement binds, `bound`: their
+    names in the terms); `trees` gets the tree of each argument the formulas give."""
     trees = {} if trees is None else trees
     exps: list[str] = []
     sqrts: list[str] = []
@@ -188,7 +238,7 @@ def _atom_facts(
     logs_trees: dict[str, Any] = {}
 
     def _term(tree: Any) -> str:
-        return translated(tree, {}, integers)
+        return translated(tree, {}, integers, None if bound is None else list(bound))
 
     def walk(node: Any) -> None:
         if not isinstance(node, list) or not node or node[0] in ("rat", "sym", "lambda_c"):

@@ -28,7 +28,8 @@ df is the derivative in u of f at the point u (the prelude imports Coquelicot). 
 must also assert for every subterm to be defined (`translated`'s domain): `0 < x` under `ln`, `0 <= x` under `sqrt`,
 `x <> 0` under a negative power or a `div`. `lambertw` and `lambda_c` (implicit) and the other named nodes have no
 Coq term here: `NotTranslatable` names them, except `lambda_c` in a universal statement's goal or a point problem's
-conditions, a bound root of the prelude's equation (`bound_roots`); an integer variable is a Z, written `IZR n`.
+conditions, a bound root of the prelude's equation, and `lambertw` in a universal statement, a bound w of
+`is_lambertw` (`bound_roots`, `binder`); an integer variable is a Z, written `IZR n`.
 Symbol names become Coq identifiers unchanged when they are ones; any other name is refused, never escaped into text.
 """
 
@@ -48,8 +49,10 @@ using where with R Z nat exp ln sqrt Rabs PI IZR INR pow Rmax Rmin sin cos Rinv 
 proj I O S True False and or not iff Theorem Lemma Proof Qed Definition fun is_derive Derive"""
 RESERVED = frozenset(_RESERVED.split())
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
-#: The roots of lambda_c's equation a statement binds, by the texts of their (tokens, beta); the k-th is `lambda_c'k`.
-Roots = list[tuple[str, str]]
+#: The roots a statement binds, by the texts of their arguments: lambda_c's equation's at (tokens, beta), the k-th
+#: named `lambda_c'k`; Lambert W's at (z,), `lambertw'k` (the kind by the number of arguments, `ROOTS`).
+Roots = list[tuple[str, ...]]
+ROOTS = {2: "lambda_c", 1: "lambertw"}
 #: `expr relation 0` of a point condition or a domain condition, as Coq text with 0 on the side Interval wants it.
 SIGN_TEXT = {">": "0 < {}", ">=": "0 <= {}", "<": "{} < 0", "<=": "{} <= 0", "!=": "{} <> 0", "=": "{} = 0"}
 
@@ -90,7 +93,7 @@ def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Ro
 
     rules = {op: partial(_untranslatable, op) for op in ARITY} | {"rat": real, "pow": power, "sub": "({} - {})".format}
     rules |= {"sym": lambda name: f"(IZR {identifier(name)})" if name in integers else identifier(name)}
-    rules |= {"lambda_c": partial(_untranslatable, "lambda_c") if roots is None else partial(_root, roots)}
+    rules |= {op: partial(_untranslatable, op) if roots is None else partial(_root, roots) for op in ROOTS.values()}
     rules |= {"add": lambda *texts: f"({' + '.join(texts)})", "mul": lambda *texts: f"({' * '.join(texts)})"}
     rules |= {"neg": "(- {})".format, "exp": "(exp {})".format, "c_star": "(c_star {})".format}
     rules |= {"div": lambda a, b: defined(f"({a} / {b})", b, "!="), "log": lambda a: defined(f"(ln {a})", a, ">")}
@@ -111,14 +114,14 @@ def expanded(tree: Any) -> Any:
     return expanded(expand(tree)) if tree[0] in ("beta_star", "rate", "lambda_max") else tree
 
 
-def _root(roots: Roots, tokens: str, beta: str) -> str:
-    """The name of the root of lambda_c's equation at (tokens, beta), both free of roots (bound before them): a new
-    one unless the statement names that root already."""
-    if "'" in tokens + beta:
-        raise NotTranslatable("lambda_c of an expression that uses lambda_c")
-    if (tokens, beta) not in roots:
-        roots.append((tokens, beta))
-    return f"lambda_c'{roots.index((tokens, beta))}"
+def _root(roots: Roots, *arguments: str) -> str:
+    """The name of the root a statement binds for lambda_c at (tokens, beta) or lambertw at its argument, the
+    arguments free of roots (bound before them): a new one unless the statement names that root already."""
+    if "'" in "".join(arguments):
+        raise NotTranslatable("an implicit value (lambda_c, lambertw) of an expression that uses one")
+    if arguments not in roots:
+        roots.append(arguments)
+    return f"{ROOTS[len(arguments)]}'{roots.index(arguments)}"
 
 
 def _untranslatable(op: str, *parts: Any) -> str:
@@ -220,29 +223,42 @@ def binders(statement: UniversalStatement) -> list[tuple[list[str], str]]:
 
 
 def _universal(statement: UniversalStatement) -> str:
-    """The `Theorem` of a universal statement: `forall constants : R, hypotheses -> goal`; each lambda_c of the goal
-    a root bound after its arguments' conditions, `(0 < n - 1 and 0 < beta) and forall r : R, is_lambda_c n beta r ->
-    goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT encoding)."""
+    """The `Theorem` of a universal statement: `forall constants : R, hypotheses -> goal`; each lambertw of the
+    hypotheses (a bound) or the goal a w bound before the hypotheses, `forall w : R, is_lambertw z w ->` (`binder`);
+    each lambda_c of the goal a root bound after its arguments' conditions, `(0 < n - 1 and 0 < beta) and forall r :
+    R, is_lambda_c n beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the
+    kernel's SMT encoding)."""
     quantified = "".join(f"forall {' '.join(names)} : {kind},\n  " for names, kind in binders(statement))
-    shown = "".join(f"{formula(h, statement.integers)} ->\n  " for h in statement.hypotheses)
     roots: Roots = []
+    shown = "".join(f"{formula(h, statement.integers, roots)} ->\n  " for h in statement.hypotheses)
+    if any(len(root) == 2 for root in roots):  # its guards would need the hypotheses it sits in
+        raise NotTranslatable("lambda_c in a variable's bound")
     goal = bound_roots(roots, formula(statement.goal, statement.integers, roots))
-    return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{shown}{goal}."
+    early = "".join(binder(k, root) for k, root in enumerate(roots) if len(root) == 1)
+    return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{early}{shown}{goal}."
+
+
+def binder(k: int, root: tuple[str, ...]) -> str:
+    """`forall lambda_c'k : R, is_lambda_c n beta lambda_c'k ->` (`lambertw'k`, `is_lambertw z`) for the k-th root."""
+    return "forall {0}'{1} : R, is_{0} {2} {0}'{1} ->\n  ".format(ROOTS[len(root)], k, " ".join(root))
 
 
 def bound_roots(roots: Roots, goal: str, exists: bool = False) -> str:
-    """`goal` with the roots (n, beta) it names bound: `(0 < n - 1 and 0 < beta) and forall r : R, is_lambda_c n
-    beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the kernel's SMT
-    encoding and its enclosure `lambda_c.enclose`), with `exists` also `exists r' : R, is_lambda_c n beta r'` among the
-    guards (a point's roots, whose existence Coq proves: the theorem is then not vacuous); `goal` unchanged without
-    roots."""
-    if not roots:
+    """`goal` with the lambda_c roots (n, beta) it names bound: `(0 < n - 1 and 0 < beta) and forall r : R,
+    is_lambda_c n beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the
+    kernel's SMT encoding and its enclosure `lambda_c.enclose`), with `exists` also `exists r' : R, is_lambda_c n beta
+    r'` among the guards (a point's roots, whose existence Coq proves: the theorem is then not vacuous); `goal`
+    unchanged without them. A lambertw root is the caller's to bind (`binder`: a w with w >= -1 and w e^w = z; W(z) is
+    one, so the theorem holds at W(z), and z >= -1/e, where W(z) is defined, is the kernel's check), never at a
+    point."""
+    if exists and any(len(root) == 1 for root in roots):
+        raise NotTranslatable("lambertw at a point: no bracket of W's value is written yet")
+    found = [(k, root) for k, root in enumerate(roots) if len(root) == 2]
+    if not found:
         return goal
-    root = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""
-    guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" + root.format(n, b) for n, b in roots)
-    binder = "forall lambda_c'{0} : R, is_lambda_c {1} {2} lambda_c'{0} ->\n  "
-    bound = "".join(binder.format(k, n, b) for k, (n, b) in enumerate(roots))
-    return f"({guards}) /\\\n  ({bound}{goal})"
+    exist = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""
+    guards = " /\\ ".join(f"0 < {n} - 1 /\\ 0 < {b}" + exist.format(n, b) for _, (n, b) in found)
+    return f"({guards}) /\\\n  ({''.join(binder(k, root) for k, root in found)}{goal})"
 
 
 def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[str, Any]:

@@ -16,7 +16,10 @@ from typing import Any
 
 import pytest
 from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.coq.source import source
 from headflow.certificates.kernel import punctured
+from headflow.certificates.kernel.coq import run
+from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.punctured import candidates, certify
@@ -138,3 +141,30 @@ def test_coq_rechecks_the_built_relations(certified: dict[str, Path]) -> None:
     for path in certified.values():
         verdict = coq_files.check(path)
         assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+@needs_coqc
+def test_coq_binds_lambert_w_and_refuses_a_wrong_argument(tmp_path: Path) -> None:
+    """Coq states every relation for all w with w >= -1 and w e^w = (n - 1)/e (`is_lambertw`), W's value among them,
+    and proves N(lambda_max) = 0 from it; the same proof of N = 0 with W's argument n/e (false) is refused."""
+    path = certify(_claim(*RATE), tmp_path)
+    assert path is not None
+    checked = coq_files.check(Path(path))
+    assert checked.status == coq_files.RECHECKED, checked.message
+    assert "is_lambertw" in coq_files.coq_text(Path(path))
+    sentence, built = problem(check_file(Path(path)))
+    zero = built[6]  # g(c) = 0, c = (1 + W((n - 1)/e))/beta
+    text = str(zero.goal)
+    assert "lambertw" in text
+    wrong = json_replace(zero.goal, ["sub", ["sym", "n"], ["rat", "1"]], ["sym", "n"])
+    assert wrong != zero.goal
+    forged = zero._replace(goal=wrong)
+    assert run.compile_source(source(Path(path).name, "c", sentence, [forged])).status == "rejected"
+    assert run.compile_source(source(Path(path).name, "c", sentence, [zero])).status == "accepted"
+
+
+def json_replace(tree: Any, old: Any, new: Any) -> Any:
+    """The tree with every subtree equal to `old` replaced by `new`."""
+    if tree == old:
+        return new
+    return [json_replace(t, old, new) for t in tree] if isinstance(tree, list) else tree
