@@ -46,6 +46,7 @@ def claim(points: str, n: int = 4, d: int = 3, **fields: str) -> str:
     )
 
 
+@pytest.mark.slow  # the whole example file (about 20 s of one worker): `headflow check examples/starts.toml` decides it
 def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
     claims = load_claims(ROOT / "examples" / "starts.toml")
     results = run_claims(register_claims(claims).claims(), Context("quick", seed=0, certificate_dir=tmp_path))
