@@ -26,8 +26,8 @@ from .tree_text import term_text
 FORM = "punctured"
 #: The relations, each with the one it turns into when the sides are swapped (`b op f` is `f op' b`).
 TURNED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-KEYS = {"form", "claim", "variables", "member", "except", "function", "op", "value", "conditions", "points"}
-KEYS |= {"numerator", "factor"}
+KEYS = {"form", "claim", "variables", "member", "except", "function", "numerator", "factor", "op", "value"}
+KEYS |= {"conditions", "points"}
 
 
 def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
@@ -45,11 +45,12 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     g, factor, falling = statement["numerator"], statement["factor"], op[0] == "<"  # a maximiser: g decreasing
     built, base = [], {"form": "real", "claim": statement["claim"], "conditions": statement["conditions"]}
     sides = (member | {"high": c, "high_open": True}, member | {"low": c, "low_open": True})
+    df, dg = derivative(f, u), derivative(g, u)  # once for both sides
     for region, point in zip(sides, points, strict=True):
         on = base | {"variables": [*others, region], "point": point}
-        built += [on | {"lhs": derivative(f, u), "op": "=", "rhs": ["mul", g, factor]}]
+        built += [on | {"lhs": df, "op": "=", "rhs": ["mul", g, factor]}]
         built += [on | {"lhs": factor, "op": ">", "rhs": ["mul", _rat(0), f]}]
-        built += [on | {"lhs": derivative(g, u), "op": "<" if falling else ">", "rhs": ["mul", _rat(0), g]}]
+        built += [on | {"lhs": dg, "op": "<" if falling else ">", "rhs": ["mul", _rat(0), g]}]
     ends = [(["sub", c, member["low"]], "low"), (["sub", member["high"], c], "high")]
     within = [{"expression": tree, "relation": ">="} for tree, end in ends if member[end] is not None]
     at_c = base | {"variables": [*others, member], "conditions": within, "point": points[0]}  # u kept: never none

@@ -143,7 +143,8 @@ def point_conditions(payload: dict[str, Any], point: Mapping[str, Fraction]) -> 
         for condition in conditions:  # each bounded before it is evaluated
             count_nodes(condition["expression"], fmt.MAX_TERM_NODES)
             value = eval_ball(condition["expression"], env)
-            zero = not exact.holds(value, "!=") and exactly_zero(condition["expression"], dict(point))
+            unsettled = condition["relation"] in (">=", "<=") and not exact.holds(value, "!=")  # only then: no 0
+            zero = unsettled and exactly_zero(condition["expression"], dict(point))
             where = f"condition {condition['name']!r}"
             check_enclosure(value, condition["enclosure"], condition["relation"], where, zero)
     return f"{len(conditions)} condition(s) settled by balls (or exactly 0) at the exact point"
