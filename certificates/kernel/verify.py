@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import equiangular, equilibrium_statements, model_statements, real_statements, registry_statements, trajectory
+from .circulant import FORM as CIRCULANT, check as circulant_check
 from .jensen import FORM as JENSEN, check as jensen_check
 from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
@@ -56,6 +57,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     LIMIT: limit_check,
     JENSEN: jensen_check,
     PUNCTURED: punctured_check,
+    CIRCULANT: circulant_check,
 }
 
 

@@ -9,6 +9,7 @@ the exponentials of the expression and their products with L), each built statem
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -239,7 +240,7 @@ def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list
     found = []
     for built in statements:
         encoding = Encoding(built)
-        pairs = [(i, j) for i in range(len(encoding.exponentials)) for j in range(i + 1, len(encoding.exponentials))]
+        pairs = itertools.permutations(range(len(encoding.exponentials)), 2)  # q a_i <= p a_j and p a_j <= q a_i
         extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, p]} for i, j in pairs for q, p in POWERS]
         try:
             real_statements.check(built, built["claim"], "smt", {"cuts": products(encoding) + extra}, PROBLEM_SECONDS)

@@ -107,16 +107,38 @@ def registry_statement(claim_id: str, regime: str, payload: dict[str, Any]) -> d
     return explicit(claim_id, inst, blocks, heads, grams) | {"spectrum": payload.get("spectrum")}
 
 
+def on_circle(claim: EquilibriumClaim, inst: Instance) -> bool:
+    """Whether the regime at the instance is n equally spaced tokens on the circle under scalar heads whose values
+    are their scores (the simplex at d = 2): the kernel's `circulant` form."""
+    aligned = claim.value_strengths is None or claim.value_strengths == claim.strengths
+    return claim.regime == "simplex" and claim.heads == "scalar" and aligned and inst.d == 2
+
+
+def circulant_statement(claim_id: str, inst: Instance, spectrum: Any) -> dict[str, Any]:
+    """The kernel's `circulant` statement at the instance (its spectrum the certificate's)."""
+    fields = {"attention": inst.attention, "n": inst.n, "beta": rational_text(inst.beta)}
+    return {
+        "form": "circulant",
+        "claim": claim_id,
+        **fields,
+        "strengths": [rational_text(v) for v in inst.strengths],
+    } | {"spectrum": spectrum}
+
+
 def elaborate(claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of a certificate of the claim (None when its payload names no instance of the claim's domain,
-    or its kind is not the claim's: the kernel rejects a certificate without a statement)."""
+    or its kind is not the claim's: the kernel rejects a certificate without a statement); a spectrum of equally
+    spaced tokens on the circle is a `circulant` certificate."""
     spectral = claim.property in regimes.SPECTRAL
     inst = instance_of(payload.get("instance"))
-    if inst is None or kind != ("equilibrium" if spectral else "witness"):
+    circulant = kind == "circulant" and spectral and inst is not None and on_circle(claim, inst)
+    if inst is None or (kind != ("equilibrium" if spectral else "witness") and not circulant):
         return None
     try:
         if regimes.outside(claim, inst) is not None:
             return None
     except ValueError:  # rho is not rational at the instance's n
         return None
+    if circulant:
+        return circulant_statement(claim.id, inst, payload.get("spectrum"))
     return statement_at(claim, inst, payload.get("spectrum") if spectral else None)

@@ -38,12 +38,13 @@ from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.regimes import FOUND
 from headflow.certificates.claims.schema import EquilibriumClaim
+from headflow.certificates.kernel import circulant as kernel_circulant
 from headflow.certificates.kernel import equilibrium as kernel_equilibrium
 from headflow.certificates.kernel import equilibrium_statements as kernel
 from headflow.certificates.kernel.exprtree import exact_rational
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers import gram_identities
-from headflow.certificates.statements.equilibrium import instance_record, statement_at
+from headflow.certificates.statements.equilibrium import circulant_statement, instance_record, on_circle, statement_at
 from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.evidence import equilibria
 from headflow.checks.registry import Context
@@ -279,9 +280,9 @@ def _certified(
 
 def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     instances, whole = _domain(claim)
-    on_circle = _on_circle(claim, instances, whole)
-    if on_circle is not None:
-        return on_circle
+    circle = _on_circle(claim, instances, whole, ctx)
+    if circle is not None:
+        return circle
     held, against, failed = [], [], []
     for k, inst in enumerate(instances):
         for tokens in _candidates(claim, inst, ctx, k):
@@ -319,17 +320,16 @@ def _spectral(claim: EquilibriumClaim, ctx: Context) -> Outcome:
     return Outcome(Verdict.CERTIFIED, SPECTRUM, certificates=paths, details={"table": table})
 
 
-def _on_circle(claim: EquilibriumClaim, instances: list[regimes.Instance], whole: bool) -> Outcome | None:
+def _on_circle(claim: EquilibriumClaim, instances: list[regimes.Instance], whole: bool, ctx: Context) -> Outcome | None:
     """The regular triangle on the circle (the simplex at n = 3, d = 2: equally spaced angles, which no rational
-    centre pins for a certificate) under scalar heads W_h = M_h = lambda_h I, decided by its exact circulant Jacobian
-    (`identities.circle_spectrum`): PROVED when every instance of a finite domain has the property, REFUTED at one
-    that has not (its Re mu by balls); None outside the regime or when a sign is not decided (the prover then runs)."""
-    aligned = claim.value_strengths is None or claim.value_strengths == claim.strengths
-    if not (whole and claim.regime == "simplex" and claim.heads == "scalar" and aligned and instances):
+    centre pins for a Krawczyk certificate) under scalar heads W_h = M_h = lambda_h I, decided by its exact circulant
+    Jacobian (`identities.circle_spectrum`): PROVED when every instance of a finite domain has the property, REFUTED
+    at one that has not (its Re mu by balls), each instance's counts in a `circulant` certificate that the kernel
+    re-derives (`certificates.kernel.circulant`); None outside the regime or when a sign is not decided (the prover
+    then runs)."""
+    if not (whole and instances and all(on_circle(claim, inst) and inst.n == 3 for inst in instances)):
         return None
-    if any((inst.n, inst.d) != (3, 2) for inst in instances):
-        return None
-    derivation, table = Derivation(), []
+    derivation, table, paths = Derivation(), [], []
     for inst in instances:
         derivation.note(f"{describe(claim, inst)}: the angles' Jacobian at the regular triangle")
         counts = circle_counts(derivation, inst)
@@ -337,10 +337,25 @@ def _on_circle(claim: EquilibriumClaim, instances: list[regimes.Instance], whole
             return None
         row = {"instance": describe(claim, inst), "zeros": counts.zeros, "negative": counts.negative}
         table.append(row | {"positive": counts.positive, "real_parts": counts.real_parts})
+        paths += _circulant_certificate(ctx, claim, inst, counts)
         if not regimes.property_holds(claim, counts.zeros, counts.negative, counts.positive):
             witness = {"verified_by": "ball", **row, "index": counts.positive, "real_parts": counts.real_parts}
-            return Outcome(Verdict.REFUTED, CIRCLE, witness=witness, details={"table": table})
-    return derived(derivation, CIRCLE, {"table": table})
+            witness |= {"certificate": paths[-1]} if paths else {}
+            return Outcome(Verdict.REFUTED, CIRCLE, witness=witness, details={"table": table}, certificates=paths[-1:])
+    return dataclasses.replace(derived(derivation, CIRCLE, {"table": table}), certificates=paths)
+
+
+def _circulant_certificate(
+    ctx: Context, claim: EquilibriumClaim, inst: regimes.Instance, counts: CircleCounts
+) -> list[str]:
+    """The instance's `circulant` certificate, written once the kernel's check accepts its statement (none else)."""
+    spectrum = {"zeros": counts.zeros, "negative": counts.negative, "positive": counts.positive}
+    payload = {"instance": instance_record(inst), "spectrum": spectrum}
+    try:
+        kernel_circulant.check(circulant_statement(claim.id, inst, spectrum), claim.id, "circulant", payload, 0.0)
+    except Rejected:
+        return []
+    return [_write(ctx, claim, "circulant", payload)]
 
 
 class CircleCounts(NamedTuple):

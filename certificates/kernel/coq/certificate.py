@@ -13,6 +13,7 @@ time: a `.v` file next to a certificate is for reading, never what is compiled.
 from typing import Any
 
 from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
+from ..circulant import FORM as CIRCULANT, signed
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
 from ..jensen import FORM as JENSEN, convexity
 from ..limits import FORM as LIMIT, relations as limit_relations
@@ -64,6 +65,12 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == ("equilibrium", None, "equilibrium"):  # the statement's tokens are the centre's: its kernel check
         left, built = equilibrium_problem(payload)
         return f"{left}; {checked.proved}", built
+    if form == (CIRCULANT, None, CIRCULANT):  # each eigenvalue's sign, as the kernel found it
+        signs = enumerate(signed(statement, claim_id), start=1)
+        zero = real_encoding.ZERO
+        return checked.proved, [
+            UniversalStatement(f"mu{m}", [], [], [">" if v > 0 else "<", mu, zero]) for m, (mu, v) in signs
+        ]
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE
         return checked.proved, start_problem(statement, claim_id)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")

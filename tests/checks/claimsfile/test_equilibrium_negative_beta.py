@@ -156,7 +156,8 @@ def test_spectra_at_beta_le_0_are_certified_or_refuted_and_rechecked(tmp_path: P
             ok, message = verify_file(Path(path))
             assert ok and "beta = -" in message, message
     verdict, evidence = verdicts["triangle-stable-repulsive"]
-    assert verdict is Verdict.PROVED and not evidence.get("certificates"), evidence
+    assert verdict is Verdict.PROVED and [".circulant." in p for p in evidence["certificates"]] == [True], evidence
+    assert all(verify_file(Path(path))[0] for path in evidence["certificates"])
     assert [(row["negative"], row["positive"]) for row in evidence["details"]["table"]] == [(2, 0)], evidence
 
 
