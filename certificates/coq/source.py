@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import convexity, cuts, enclosures, factored, roots
+from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -72,6 +72,7 @@ def source(
         texts = [text for _, text in statements(claim_id, problem)]
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
+        lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
         proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
         if "hf_exp_pow" in proofs and "hf_exp_pow" not in lemmas:  # a factored proof's exponentials as powers
             lemmas += cuts.POWER
@@ -149,6 +150,8 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     """The statement's Theorem (`text`, the kernel's) and its proof: after the intros, the guards of each lambda_c
     root proved and the roots' equations introduced (`exp (r * beta)` is then an atom), every atom's facts and the
     cuts' lemmas (numbered from `first_cut` in the file) posed at every exponential atom."""
+    if (trigonometric := circle.proof(statement)) is not None:
+        return f"{text}\nProof.\n{trigonometric}\nQed.\n"
     names = [name for group, _ in binders(statement) for name in group]
     labels = [f"h{k}" for k in range(len(statement.hypotheses))]
     roots: list[tuple[str, ...]] = []

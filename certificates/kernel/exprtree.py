@@ -11,7 +11,7 @@ any evaluation: `headflow.certificates.claims.expressions.parse_tree`):
   exp(q log base) (base > 0);
 - `["exp", x]`, `["log", x]`, `["sqrt", x]`, `["lambertw", x]` (principal branch), `["lambda_c", n, beta]`
   (the implicit lambda_c(n, beta), enclosed by `headflow.certificates.kernel.lambda_c.enclose`: an implicit function),
-  `["cos", x]` (written by the kernel itself, `circulant`: no claims-file formula has one);
+  `["cos", x]`, `["sin", x]` (written by the kernel itself, `circulant`, `spaced`: no claims-file formula has one);
 - the claims grammar's named functions and constants, kept as named nodes: `["c_star", H]`,
   `["beta_star", H, n, alpha]`, `["rate", lam, n, beta]`, `["lambda_max", n, beta]`, `["golden"]`,
   `["pi"]`, `["e"]`. Their meaning is the closed form of `identities.closed_forms` (one place), stored as a tree
@@ -50,7 +50,7 @@ NAMED = {name: tuple(symbols) for name, symbols in stored_forms.STORED["paramete
 #: Every operation of a term but `rat`, `sym` and `pow`: name -> its number of arguments (None: one or more). The
 #: implicit functions (`lambda_c`, no closed form) get their balls from the caller of `evaluate`.
 ARITY: dict[str, int | None] = {"add": None, "mul": None, "neg": 1, "sub": 2, "div": 2, "rpow": 2, "lambda_c": 2}
-ARITY |= dict.fromkeys(UNARY, 1) | {name: len(parameters) for name, parameters in NAMED.items()} | {"cos": 1}
+ARITY |= dict.fromkeys(UNARY, 1) | {name: len(parameters) for name, parameters in NAMED.items()} | {"cos": 1, "sin": 1}
 #: The relations of a formula (its connectives: `headflow.certificates.kernel.smtlib`).
 RELATIONS = ("<", "<=", ">", ">=", "=")
 MAX_DEPTH = 200
@@ -156,7 +156,10 @@ _BALLS |= {"div": lambda a, b: endpoints.times(a, endpoints.power(b, -1))}
 _BALLS |= {"pow": lambda base, k: endpoints.power(base, _exponent(k))}
 _BALLS |= {"rpow": lambda base, exponent, walk: _real_power(walk(base), exponent, walk)}
 _BALLS |= {"rat": lambda value: rational_ball(value.numerator, value.denominator, ctx.prec)}
-_BALLS |= {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()} | {"cos": arb.cos}
+_BALLS |= {op: partial(endpoints.increasing, function) for op, function in UNARY_BALLS.items()} | {
+    "cos": arb.cos,
+    "sin": arb.sin,
+}
 
 
 def evaluate(tree: object, env: Mapping[str, arb], functions: Mapping[str, Enclosure] | None = None) -> arb:

@@ -48,6 +48,7 @@ from .loading import load
 from .punctured import FORM as PUNCTURED, check as punctured_check
 from .recheck import Rejected
 from .solvers import DEFAULT_SECONDS
+from .spaced import FORM as SPACED, check as spaced_check
 
 #: form -> its checker (the form's module holds its shape and its checker; a `model` statement's, which may rest on
 #: a paper identity of the registry's table, is `registry_statements.model_check`).
@@ -58,6 +59,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     JENSEN: jensen_check,
     PUNCTURED: punctured_check,
     CIRCULANT: circulant_check,
+    SPACED: spaced_check,
 }
 
 

@@ -190,10 +190,10 @@ def statement(
         "form": equiangular.FORM,
         "claim": claim.id,
         "attention": options["attention"],
-        "n": _datum(options["n"]),
-        "beta": _datum(options["beta"]),
-        "strengths": [_datum(v) for v in strengths],
-        "rho0": _datum(options["rho"]),
+        "n": datum(options["n"]),
+        "beta": datum(options["beta"]),
+        "strengths": [datum(v) for v in strengths],
+        "rho0": datum(options["rho"]),
         "geometry": options["geometry"],
         "family": family,
         "variables": variables,
@@ -239,7 +239,7 @@ def _one_head(claim: DynamicsClaim) -> bool:
     return heads == 1 or (domain is not None and domain.low is not None and domain.low <= 1 and not domain.low_open)
 
 
-def _datum(value: object) -> str:
+def datum(value: object) -> str:
     """A datum as the statement writes it: a variable's name, or the exact rational a number stands for."""
     return value.name if isinstance(value, sp.Symbol) else rational_text(stated(value))  # type: ignore[arg-type]
 

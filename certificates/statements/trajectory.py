@@ -35,8 +35,9 @@ from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.equiangular import FORM as EQUIANGULAR
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
+from headflow.certificates.kernel.spaced import FORM as SPACED
 from headflow.certificates.masks import mask_of
-from headflow.certificates.statements import dynamics, equiangular, pointwise
+from headflow.certificates.statements import dynamics, equiangular, pointwise, spaced
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -177,4 +178,6 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
         return pointwise.proof(claim)
     if kind == EQUIANGULAR:
         return equiangular.from_payload(claim, payload)
+    if kind == SPACED:
+        return spaced.statement(claim, payload.get("holds") is True)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

@@ -22,18 +22,24 @@ evidence decides).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 from flint import arb
+from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import inert
+from headflow.certificates.kernel import spaced as kernel_spaced
 from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.statements import spaced as spaced_statements
+from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import circle
@@ -133,7 +139,27 @@ def applies(claim: DynamicsClaim) -> bool:
 
 
 def decide_equally_spaced(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
-    """PROVED, REFUTED or INCONCLUSIVE (undecided, with the reason) on Q(t) = Q(0); None outside the regime."""
+    """PROVED, REFUTED or INCONCLUSIVE (undecided, with the reason) on Q(t) = Q(0); None outside the regime. A strong
+    verdict carries a `spaced` certificate where the kernel's form states the claim and accepts it."""
+    outcome = _decided(claim, ctx)
+    if outcome is None or outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
+        return outcome
+    stated = spaced_statements.statement(claim, outcome.verdict is Verdict.PROVED)
+    payload = {"holds": outcome.verdict is Verdict.PROVED}
+    try:
+        if stated is None:
+            return outcome
+        kernel_spaced.check(stated, claim.id, kernel_spaced.FORM, payload, 0.0)
+    except Rejected:
+        return outcome
+    directory = certificate_directory(ctx.certificate_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = str(write_certificate(directory, claim.id, kernel_spaced.FORM, payload, embedded(claim), stated))
+    witness = outcome.witness | {"certificate": path} if outcome.witness else outcome.witness
+    return dataclasses.replace(outcome, certificates=[path], witness=witness)
+
+
+def _decided(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     if not applies(claim):
         return None
     options = claim.options

@@ -98,7 +98,7 @@ def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Ro
     rules |= {"neg": "(- {})".format, "exp": "(exp {})".format, "c_star": "(c_star {})".format}
     rules |= {"div": lambda a, b: defined(f"({a} / {b})", b, "!="), "log": lambda a: defined(f"(ln {a})", a, ">")}
     rules |= {"sqrt": lambda a: defined(f"(sqrt {a})", a, ">="), "golden": lambda: "((1 + sqrt 5) / 2)"}
-    rules |= {"pi": lambda: "PI", "e": lambda: "(exp 1)", "cos": "(cos {})".format}
+    rules |= {"pi": lambda: "PI", "e": lambda: "(exp 1)", "cos": "(cos {})".format, "sin": "(sin {})".format}
     return fold(expanded(tree), rules)
 
 
