@@ -49,6 +49,7 @@ from .punctured import FORM as PUNCTURED, check as punctured_check
 from .recheck import Rejected
 from .solvers import DEFAULT_SECONDS
 from .spaced import FORM as SPACED, check as spaced_check
+from .start import FORM as START, check as start_check
 
 #: form -> its checker (the form's module holds its shape and its checker; a `model` statement's, which may rest on
 #: a paper identity of the registry's table, is `registry_statements.model_check`).
@@ -60,6 +61,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     PUNCTURED: punctured_check,
     CIRCULANT: circulant_check,
     SPACED: spaced_check,
+    START: start_check,
 }
 
 

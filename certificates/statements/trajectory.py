@@ -36,8 +36,9 @@ from headflow.certificates.kernel.equiangular import FORM as EQUIANGULAR
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.kernel.spaced import FORM as SPACED
+from headflow.certificates.kernel.start import FORM as START
 from headflow.certificates.masks import mask_of
-from headflow.certificates.statements import dynamics, equiangular, pointwise, spaced
+from headflow.certificates.statements import dynamics, equiangular, pointwise, spaced, start
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -180,4 +181,6 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
         return equiangular.from_payload(claim, payload)
     if kind == SPACED:
         return spaced.statement(claim, payload.get("holds") is True)
+    if kind == START:
+        return start.statement(claim)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

@@ -69,7 +69,7 @@ from headflow.checks.claimsfile.dynamics_starts import (
     settled_limits,
 )
 from headflow.checks.claimsfile.exact_dynamics import decide_exactly
-from headflow.checks.claimsfile.given_start import refuted_at_start
+from headflow.checks.claimsfile.given_start import refuted_at_start, start_certificate
 from headflow.checks.claimsfile.initial_rate import decide_initial_rate
 from headflow.checks.claimsfile.invariance import decide_by_floats as decide_invariance
 from headflow.checks.claimsfile.pointwise_route import decide_pointwise, decide_pointwise_domain
@@ -211,9 +211,11 @@ def decide_closed(claim: DynamicsClaim, ctx: Context) -> Outcome:
 def _with_start_certificate(claim: DynamicsClaim, refuted: Outcome, ctx: Context) -> Outcome:
     """A refutation at t = 0 with the `trajectory` certificate of the claim's negation where a kernel statement
     states it (the observable below or above its bound at some time of [0, T], shown at the exact start; the chain's
-    one step is replayed too): the refutation alone otherwise (its value at t = 0 is exact or a ball either way)."""
+    one step is replayed too), else the `start` certificate of the observables of merges and clusters
+    (`given_start.start_certificate`): the refutation alone otherwise (its value at t = 0 is exact or a ball either
+    way)."""
     path, _ = trajectory_certificates.certify(claim, True, ctx)
-    return refuted.with_certificate(path)
+    return refuted.with_certificate(path or start_certificate(claim, certificate_directory(ctx.certificate_dir)))
 
 
 def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:

@@ -20,6 +20,7 @@ from ..limits import FORM as LIMIT, relations as limit_relations
 from ..punctured import FORM as PUNCTURED, relations as punctured_relations
 from ..recheck import Rejected, rational_map
 from ..spaced import FORM as SPACED, facts as spaced_facts
+from ..start import FORM as START, facts as start_facts
 from ..verify import CheckResult
 from .model_tree import EXACT_FACTS, equilibrium_problem, moving_problem, start_problem, witness_problem
 from .statements import NotTranslatable, PointProblem, Problem, UniversalStatement
@@ -74,6 +75,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         ]
     if form == (SPACED, None, SPACED):  # the pairing, a > 0, the roots of unity and the start value at the numbers
         return checked.proved, [UniversalStatement(name, [], [], fact) for name, fact in spaced_facts(statement)]
+    if form == (START, None, START):  # the norms and the squared distances the graph rests on
+        return checked.proved, [UniversalStatement("start", [], [], ["and", *start_facts(statement)])]
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE
         return checked.proved, start_problem(statement, claim_id)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")
