@@ -77,12 +77,12 @@ START = (
 
 
 def proof(statement: UniversalStatement) -> str | None:
-    """The proof of a `spaced` fact by its name (None for any other statement)."""
-    if not statement.name.startswith("spaced_") or statement.constants:
+    """The proof of a `spaced` fact, or an `arc` comparison, by its name (None for any other statement)."""
+    if not statement.name.startswith(("spaced_", "arc_")) or statement.constants:
         return None
     if statement.name == "spaced_radial":
         return "  interval with (i_prec 256)."
-    if statement.name == "spaced_start":
+    if statement.name == "spaced_start" or statement.name.startswith("arc_"):
         return f"  {START}"
     n = _tokens(statement.goal[1])
     if n is None:

@@ -88,14 +88,14 @@ def _pi_as_e(tree: Any) -> Any:
     return ["exp", _rat(1)] if tree == ["pi"] else [a if not isinstance(a, list) else _pi_as_e(a) for a in tree]
 
 
-def _settled(value: Tree, relation: str, target: Tree) -> bool | None:
+def settled(value: Tree, relation: str, target: Tree) -> bool | None:
     """Whether `value relation target` holds: by balls that separate them, else equal when their difference, a
     rational function of pi, is exactly 0 (`exp_field`, with pi written e); None when neither settles it."""
     with precision(BITS):
         difference: arb = evaluate(value, {}) - evaluate(target, {})
     if difference > 0 or difference < 0:
-        return {"=": False, "<=": bool(difference < 0), ">=": bool(difference > 0)}[relation]
-    return True if exactly_zero(_pi_as_e(["sub", value, target]), {}) else None
+        return {"=": False, "<=": bool(difference < 0), ">=": bool(difference > 0), "<": bool(difference < 0)}[relation]
+    return True if relation != "<" and exactly_zero(_pi_as_e(["sub", value, target]), {}) else None
 
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
@@ -108,7 +108,7 @@ def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, sec
         if SCHEMES[statement["geometry"]] and not evaluate(found[1][1][1], {}) > 0:
             raise Rejected(f"{claim_id}: a = sum_h lambda_h sum_k w_h(C_k) C_k is not shown > 0 by balls")
     value, target = start_value(quantity, n), statement["target"] or _rat(0)
-    holds = CONSTANT[prop] if prop in CONSTANT else _settled(value, RELATIONS[prop], target)
+    holds = CONSTANT[prop] if prop in CONSTANT else settled(value, RELATIONS[prop], target)
     if holds is not statement["holds"]:
         raise Rejected(f"{claim_id}: the claim's verdict on Q(t) = Q(0) is {holds}, not {statement['holds']}")
     data = ", ".join(f"{k} = {statement[k]}" for k in ("attention", "geometry", "beta", "strengths"))

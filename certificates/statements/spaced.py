@@ -1,5 +1,6 @@
 """Elaboration of a claims-file dynamics claim on equally spaced tokens of a circle into the kernel's `spaced`
-statement (`headflow.certificates.kernel.spaced`).
+statement (`headflow.certificates.kernel.spaced`), and of an arc spread bound from exact angles into its `arc`
+statement (`arc_statement`).
 
 The claim's tokens are `equally-spaced` (theta_k = 2 pi k / n) or `angles` that are exactly theta_0 + 2 pi k / n in some
 order (`given_angles.GivenAngles.equally_spaced`); its heads scalar (M_h = W_h = lambda_h I), no mask, no interaction,
@@ -13,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from headflow.certificates.claims.schema import DynamicsClaim
-from headflow.certificates.kernel import spaced
-from headflow.certificates.kernel.exprtree import TreeError
+from headflow.certificates.kernel import arc, spaced
+from headflow.certificates.kernel.exprtree import TreeError, rational_tree
 from headflow.certificates.statements.equiangular import datum
 from headflow.certificates.sympy_trees import from_sympy
 
@@ -48,3 +49,25 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
         "target": target,
         "holds": holds,
     }
+
+
+def arc_statement(claim: DynamicsClaim) -> dict[str, Any] | None:
+    """The kernel's `arc` statement of `arc_spread at-most b` from exact angles (`certificates.kernel.arc`), or None
+    outside it (scalar heads, no mask, no interaction, aligned values, numbers)."""
+    options = claim.options
+    given = options.get("angles")
+    if claim.quantity != "arc_spread" or claim.property != "at-most" or given is None or claim.target is None:
+        return None
+    plain = options.get("mask") is None and options.get("values", "aligned") == "aligned"
+    if not plain or "interaction" in options or options.get("heads") != "scalar" or claim.domains:
+        return None
+    if options.get("attention") not in arc.KINDS or options.get("geometry") not in arc.GEOMETRIES:
+        return None
+    try:
+        angles = [["add", rational_tree(t.a), ["mul", rational_tree(t.b), ["pi"]]] for t in given.angles]
+        numbers = {"beta": datum(options["beta"]), "strengths": [datum(v) for v in options["lambdas"]]}
+        bound = from_sympy(claim.target)
+    except (TreeError, TypeError, ValueError):
+        return None
+    fields = {"attention": options["attention"], "geometry": options["geometry"], **numbers}
+    return {"form": arc.FORM, "claim": claim.id, **fields, "angles": angles, "bound": bound}

@@ -32,6 +32,7 @@ from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import trajectory
+from headflow.certificates.kernel.arc import FORM as ARC
 from headflow.certificates.kernel.equiangular import FORM as EQUIANGULAR
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
@@ -183,4 +184,6 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
         return spaced.statement(claim, payload.get("holds") is True)
     if kind == START:
         return start.statement(claim)
+    if kind == ARC:
+        return spaced.arc_statement(claim)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

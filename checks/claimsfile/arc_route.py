@@ -15,16 +15,23 @@ s(0) > b is REFUTED at t = 0 by `angle_start`).
 
 from __future__ import annotations
 
+import math
+
 from flint import arb
 from flint import ctx as flint_ctx
+from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.given_angles import Angle, GivenAngles
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import inert
+from headflow.certificates.kernel import arc as kernel_arc
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.statements import spaced as spaced_statements
+from headflow.certificates.store import certificate_directory, write_certificate
 from headflow.checks.registry import Context
-from headflow.checks.verdicts import Outcome, derived
+from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import scheme_energy
 from headflow.identities.derivation import Derivation
 
@@ -88,4 +95,28 @@ def decide_arc(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
         "s(t) = theta_max - theta_min is non-increasing while s < pi, so {s < pi} is never left and s(t) <= s(0)",
         "the upper Dini derivative of a max of C^1 functions is at most the largest derivative among the active ones",
     )
-    return derived(derivation, METHOD, {"start_spread": f"{a} + {b}*pi"})
+    proved = derived(derivation, METHOD, {"start_spread": f"{a} + {b}*pi"})
+    return proved.with_certificate(_certificate(claim, ctx)) if proved.verdict is Verdict.PROVED else proved
+
+
+def _certificate(claim: DynamicsClaim, ctx: Context) -> str | None:
+    """The `arc` certificate: the tokens on the arc after the largest gap between them (each with its winding), found
+    with floats and checked by the kernel before it is written; None when it does not accept it."""
+    angles = [angle.float() for angle in claim.options["angles"].angles]
+    turn = 2 * math.pi
+    order = sorted(range(len(angles)), key=lambda i: angles[i] % turn)
+    gaps = [(angles[order[(k + 1) % len(order)]] - angles[order[k]]) % turn for k in range(len(order))]
+    low = order[(max(range(len(gaps)), key=gaps.__getitem__) + 1) % len(order)]
+    windings = [math.ceil((angles[low] - theta) / turn - 1e-12) for theta in angles]
+    high = max(range(len(angles)), key=lambda i: angles[i] + turn * windings[i])
+    payload = {"low": low, "high": high, "windings": windings}
+    stated = spaced_statements.arc_statement(claim)
+    try:
+        if stated is None:
+            return None
+        kernel_arc.check(stated, claim.id, kernel_arc.FORM, payload, 0.0)
+    except Rejected:
+        return None
+    directory = certificate_directory(ctx.certificate_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    return str(write_certificate(directory, claim.id, kernel_arc.FORM, payload, embedded(claim), stated))

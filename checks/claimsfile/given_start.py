@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import sympy as sp
 from flint import arb, ctx
 from headflow.certificates.claims.embedding import embedded
-from headflow.certificates.claims.evaluation import exact
+from headflow.certificates.claims.evaluation import EvaluationError, ball, exact
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel import start as kernel_start
@@ -118,6 +119,8 @@ BALLS: dict[str, Callable[[Rows, Fraction | None], arb | None]] = {
     "merge_radius": _merge_radius_ball,
 }
 BITS = 128
+#: The most bits `separated` takes its balls at.
+MAX_BITS = 4096
 #: The numbers per trajectory whose value at t = 0 may be known exactly: merge_time (0 when the k-th merge height
 #: starts at or below the radius), closest_pair_merges_first (1 when the closest pair starts within the radius).
 _OF_TRAJECTORY = ("clustering_time", "merge_time", "closest_pair_merges_first")
@@ -139,21 +142,17 @@ def _trajectory_value(claim: DynamicsClaim, rows: Rows) -> Fraction | None:
 
 def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
     """REFUTED with the exact value (or a ball, for a square root) at t = 0 when the user's exact tokens violate the
-    claim there; None otherwise."""
+    claim there; None otherwise. A bound that is no rational (pi, a root) is compared by balls (`separated`)."""
     options = claim.options
     given = options.get("points")
     if given is None or not given.exact or claim.quantity not in (*EXACT, *BALLS, *_OF_TRAJECTORY):
         return None
     if claim.property not in ("non-negative", "at-most", "at-least") or options.get("head") is not None:
         return None
-    bound = Fraction(0)
-    if claim.target is not None:
-        value = exact(claim.target, {})
-        if value is None:
-            return None
-        bound = value
-    if claim.quantity in BALLS:
-        return _refuted_by_ball(claim, given.rows, bound)
+    target = sp.Integer(0) if claim.target is None else claim.target
+    bound = exact(target, {})
+    if claim.quantity in BALLS or bound is None:
+        return _refuted_by_ball(claim, given.rows, target)
     if claim.quantity in _OF_TRAJECTORY:
         known = _trajectory_value(claim, given.rows)
         if known is None:
@@ -166,6 +165,27 @@ def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
     if holds:
         return None
     return start_refutation(claim, bound, str(at_start), "exact", "the given tokens", METHOD)
+
+
+def separated(value_at: Callable[[int], arb | None], target: sp.Expr) -> tuple[bool, arb] | None:
+    """(whether the value lies above the target, its ball) from balls of BITS bits, then four times more while they
+    do not separate the two, up to MAX_BITS: a bound 10^-300 from the start is settled, never left to floats that
+    cannot see it; None when they never separate (or a value has no ball)."""
+    bits = BITS
+    while bits <= MAX_BITS:
+        try:
+            claimed = ball(target, {}, bits)
+        except EvaluationError:
+            return None
+        with ctx.workprec(bits):
+            value = value_at(bits)
+            if value is None:
+                return None
+            difference = value - claimed
+        if difference > 0 or difference < 0:
+            return bool(difference > 0), value
+        bits *= 4
+    return None
 
 
 def start_certificate(claim: DynamicsClaim, directory: Path) -> str | None:
@@ -182,23 +202,28 @@ def start_certificate(claim: DynamicsClaim, directory: Path) -> str | None:
     return str(write_certificate(directory, claim.id, kernel_start.FORM, {}, embedded(claim), stated_claim))
 
 
-def _refuted_by_ball(claim: DynamicsClaim, rows: Rows, bound: Fraction) -> Outcome | None:
-    """REFUTED when the quantity's ball at t = 0 lies strictly beyond the bound (a bound it equals exactly holds)."""
+def _refuted_by_ball(claim: DynamicsClaim, rows: Rows, target: sp.Expr) -> Outcome | None:
+    """REFUTED when the quantity's ball at t = 0 lies strictly beyond the bound (`separated`; a bound it equals
+    exactly is never separated from it)."""
     own = claim.options.get("k")
-    with ctx.workprec(BITS):
-        value = BALLS[claim.quantity](rows, None if own is None else Fraction(own))
-        if value is None:
-            return None
-        difference = value - _rational(bound)
-    above, below = difference > 0, difference < 0
-    violated = below if claim.property in ("non-negative", "at-least") else above
-    if not violated:
+    if claim.quantity in BALLS:
+        found = separated(lambda bits: BALLS[claim.quantity](rows, None if own is None else Fraction(own)), target)
+    elif claim.quantity in _OF_TRAJECTORY:
+        known = _trajectory_value(claim, rows)
+        found = None if known is None else separated(lambda bits: _rational(known), target)
+    else:
+        radius = stated(claim.options["radius"]) if "radius" in claim.options else None
+        found = separated(lambda bits: _rational(EXACT[claim.quantity](rows, radius)), target)
+    if found is None:
         return None
-    return start_refutation(claim, bound, value.str(20, radius=True), "ball", "the given tokens", BALL_METHOD)
+    above, value = found
+    if above is (claim.property in ("non-negative", "at-least")):
+        return None
+    return start_refutation(claim, target, value.str(20, radius=True), "ball", "the given tokens", BALL_METHOD)
 
 
 def start_refutation(
-    claim: DynamicsClaim, bound: Fraction, value: str, verified_by: str, start: str, method: str
+    claim: DynamicsClaim, bound: object, value: str, verified_by: str, start: str, method: str
 ) -> Outcome:
     """REFUTED by the start itself: the quantity's `value` at t = 0 (exact or a ball) violates the claimed bound."""
     relation = {"non-negative": "< 0", "at-most": f"> {bound}", "at-least": f"< {bound}"}[claim.property]

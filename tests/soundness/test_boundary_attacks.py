@@ -96,3 +96,11 @@ d = 4
 beta = 1.0
 """
     assert _verdicts(text, tmp_path)["constant-order"] is Verdict.REFUTED
+
+
+def test_a_bound_no_rational_a_hair_beyond_the_exact_start_is_refuted_not_confirmed(tmp_path: Path) -> None:
+    """The least inner product of (1, 0) and (3/5, 4/5) is 3/5 at t = 0; "at least 3/5 + 10^-30 pi" is false there by
+    3 10^-30, which floats cannot see (it was CONFIRMED): balls of more bits separate a bound that is no rational."""
+    text = _least_inner_product("pi-hair", "3/5 + 10**(-30) * pi").replace(START, 'points = [[1, 0], ["3/5", "4/5"]]')
+    text = text.replace("n = 4\nd = 3", "n = 2\nd = 2")
+    assert _verdicts(text, tmp_path) == {"pi-hair": Verdict.REFUTED}

@@ -13,6 +13,7 @@ time: a `.v` file next to a certificate is for reading, never what is compiled.
 from typing import Any
 
 from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
+from ..arc import FORM as ARC, facts as arc_facts
 from ..circulant import FORM as CIRCULANT, signed
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
 from ..jensen import FORM as JENSEN, convexity
@@ -75,6 +76,10 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         ]
     if form == (SPACED, None, SPACED):  # the pairing, a > 0, the roots of unity and the start value at the numbers
         return checked.proved, [UniversalStatement(name, [], [], fact) for name, fact in spaced_facts(statement)]
+    if form == (ARC, None, ARC):  # each token on the arc, the arc shorter than pi and than the bound
+        return checked.proved, [
+            UniversalStatement(f"arc_fact{k}", [], [], f) for k, f in enumerate(arc_facts(statement, payload))
+        ]
     if form == (START, None, START):  # the norms and the squared distances the graph rests on
         return checked.proved, [UniversalStatement("start", [], [], ["and", *start_facts(statement)])]
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE

@@ -1,0 +1,96 @@
+"""The `arc` form: angles within a half circle, whose arc spread never grows under attraction.
+
+Worked by hand: the angles 0, 1/2, pi/4, 3 pi/4, 2 (radians) lie on [0, 3 pi/4] (2 < 3 pi/4 = 2.356...), an arc
+shorter than pi; the largest gap runs from 3 pi/4 round to 2 pi. So "arc_spread at most 3 pi/4" holds (with equality
+at the start: settled exactly, pi - pi is 0 at e), while bounds 10^-30 and 10^-300 below are violated at t = 0
+(another route, by balls of more bits until they separate; no arc certificate: floats, which cannot see the
+difference, once confirmed the first). Attacks: a token moved off the arc by its winding, the ends swapped, a bound
+below the arc, a repulsive head, beta <= 0, angles spread past pi, the flat geometry; a larger bound (true) is refused
+by `check-cert --claims`, not by the kernel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel.verify import check_file
+from headflow.checks import api
+from headflow.checks.rechecks import recheck
+from headflow.checks.verdicts import Verdict
+
+from tests.coq_tier import needs_coqc
+from tests.forging import forged_file
+
+
+def _claim(claim_id: str, bound: str) -> str:
+    return f"""
+[[claim]]
+id = "{claim_id}"
+kind = "dynamics"
+quantity = "arc_spread"
+property = "at-most"
+bound = "{bound}"
+attention = "softmax"
+heads = "scalar"
+lambdas = [1.0, 2.0]
+tokens = "angles"
+angles = ["0", "1/2", "pi/4", "3*pi/4", "2"]
+n = 5
+d = 2
+beta = 1.0
+"""
+
+
+CLAIMS = _claim("at-start", "3*pi/4") + _claim("below-start", "3*pi/4 - 10**(-30)")
+CLAIMS += _claim("a-hair-below", "3*pi/4 - 10**(-300)")
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    report = api.check(CLAIMS, certificates=tmp_path_factory.mktemp("arc"), progress=False)
+    return {claim.id: claim for claim in report.claims}
+
+
+def test_a_bound_equal_to_the_start_is_proved_with_a_certificate(decided: dict[str, Any]) -> None:
+    claim = decided["at-start"]
+    assert claim.verdict is Verdict.PROVED
+    (path,) = [Path(p) for p in claim.certificates]
+    assert ".arc." in path.name and check_file(path).ok
+    assert recheck(path, claims={c.id: c for c in parse_claims(CLAIMS)}, read_claim=True).ok
+    for below in ("below-start", "a-hair-below"):  # balls of more bits, until they separate: never CONFIRMED
+        assert decided[below].verdict is Verdict.REFUTED, below
+        assert not any(".arc." in p for p in decided[below].certificates)
+
+
+EDITS = {
+    "a token off the arc": lambda c: c["payload"]["windings"].__setitem__(4, 1),
+    "ends swapped": lambda c: c["payload"].update(low=c["payload"]["high"], high=c["payload"]["low"]),
+    "a bound below": lambda c: c["statement"].update(bound=["mul", ["rat", "1/2"], ["pi"]]),
+    "a repulsive head": lambda c: c["statement"].update(strengths=["1", "-2"]),
+    "beta <= 0": lambda c: c["statement"].update(beta="0"),
+    "past pi": lambda c: c["statement"]["angles"].__setitem__(1, ["rat", "-2"]),
+    "flat": lambda c: c["statement"].update(geometry="flat"),
+    "a huge winding": lambda c: c["payload"]["windings"].__setitem__(0, 10**6),
+}
+
+
+@pytest.mark.parametrize("name", EDITS)
+def test_forged_certificates_are_rejected(decided: dict[str, Any], tmp_path: Path, name: str) -> None:
+    source = Path(decided["at-start"].certificates[0])
+    assert not check_file(forged_file(source, tmp_path, EDITS[name])).ok
+
+
+def test_a_larger_bound_is_not_the_files_claim(decided: dict[str, Any], tmp_path: Path) -> None:
+    edit = lambda c: c["statement"].update(bound=["pi"])  # noqa: E731
+    path = forged_file(Path(decided["at-start"].certificates[0]), tmp_path, edit)
+    assert check_file(path).ok
+    assert not recheck(path, claims={c.id: c for c in parse_claims(CLAIMS)}, read_claim=True).ok
+
+
+@needs_coqc
+def test_coq_re_checks_the_arc(decided: dict[str, Any]) -> None:
+    rechecked = recheck(Path(decided["at-start"].certificates[0]), coq=True)
+    assert rechecked.ok and rechecked.coq is not None and not rechecked.coq_missing, rechecked.coq_missing
