@@ -85,3 +85,21 @@ DEFAULT_DIRECTORY = Path("certs")
 def certificate_directory(directory: Path | None) -> Path:
     """Where a procedure writes its certificates: the context's folder, else ./certs."""
     return Path(directory) if directory is not None else DEFAULT_DIRECTORY
+
+
+def write_accepted(directory: Path, claim: Any, kind: str, payload: dict[str, Any], statement: Any) -> str | None:
+    """Write a claims-file claim's certificate once the kernel's checker of its statement's form accepts it (the
+    prover's check before it writes: a file the kernel rejects is never written); None without a statement or when
+    the kernel rejects it."""
+    from headflow.certificates.claims.embedding import embedded
+    from headflow.certificates.kernel.recheck import Rejected
+    from headflow.certificates.kernel.verify import FORMS
+
+    if not isinstance(statement, dict) or statement.get("form") not in FORMS:
+        return None
+    try:
+        FORMS[statement["form"]](statement, claim.id, kind, payload, 0.0)
+    except Rejected:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    return str(write_certificate(directory, claim.id, kind, payload, embedded(claim), statement))

@@ -19,7 +19,6 @@ import math
 
 from flint import arb
 from flint import ctx as flint_ctx
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.given_angles import Angle, GivenAngles
 from headflow.certificates.claims.numbers import stated
@@ -27,9 +26,8 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import inert
 from headflow.certificates.kernel import arc as kernel_arc
-from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.statements import spaced as spaced_statements
-from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.certificates.store import certificate_directory, write_accepted
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import scheme_energy
@@ -110,13 +108,5 @@ def _certificate(claim: DynamicsClaim, ctx: Context) -> str | None:
     windings = [math.ceil((angles[low] - theta) / turn - 1e-12) for theta in angles]
     high = max(range(len(angles)), key=lambda i: angles[i] + turn * windings[i])
     payload = {"low": low, "high": high, "windings": windings}
-    stated = spaced_statements.arc_statement(claim)
-    try:
-        if stated is None:
-            return None
-        kernel_arc.check(stated, claim.id, kernel_arc.FORM, payload, 0.0)
-    except Rejected:
-        return None
     directory = certificate_directory(ctx.certificate_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    return str(write_certificate(directory, claim.id, kernel_arc.FORM, payload, embedded(claim), stated))
+    return write_accepted(directory, claim, kernel_arc.FORM, payload, spaced_statements.arc_statement(claim))

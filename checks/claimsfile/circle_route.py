@@ -29,17 +29,15 @@ from typing import Any
 
 import sympy as sp
 from flint import arb
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
 from headflow.certificates.inert import inert
-from headflow.certificates.kernel import spaced as kernel_spaced
 from headflow.certificates.kernel.exact import precision
-from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.spaced import FORM as SPACED
 from headflow.certificates.statements import spaced as spaced_statements
-from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.certificates.store import certificate_directory, write_accepted
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import circle
@@ -144,17 +142,11 @@ def decide_equally_spaced(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     outcome = _decided(claim, ctx)
     if outcome is None or outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
-    stated = spaced_statements.statement(claim, outcome.verdict is Verdict.PROVED)
-    payload = {"holds": outcome.verdict is Verdict.PROVED}
-    try:
-        if stated is None:
-            return outcome
-        kernel_spaced.check(stated, claim.id, kernel_spaced.FORM, payload, 0.0)
-    except Rejected:
+    holds = outcome.verdict is Verdict.PROVED
+    stated = spaced_statements.statement(claim, holds)
+    path = write_accepted(certificate_directory(ctx.certificate_dir), claim, SPACED, {"holds": holds}, stated)
+    if path is None:
         return outcome
-    directory = certificate_directory(ctx.certificate_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = str(write_certificate(directory, claim.id, kernel_spaced.FORM, payload, embedded(claim), stated))
     witness = outcome.witness | {"certificate": path} if outcome.witness else outcome.witness
     return dataclasses.replace(outcome, certificates=[path], witness=witness)
 

@@ -38,14 +38,14 @@ from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.regimes import FOUND
 from headflow.certificates.claims.schema import EquilibriumClaim
-from headflow.certificates.kernel import circulant as kernel_circulant
 from headflow.certificates.kernel import equilibrium as kernel_equilibrium
 from headflow.certificates.kernel import equilibrium_statements as kernel
+from headflow.certificates.kernel.circulant import FORM as CIRCULANT
 from headflow.certificates.kernel.exprtree import exact_rational
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers import gram_identities
 from headflow.certificates.statements.equilibrium import circulant_statement, instance_record, on_circle, statement_at
-from headflow.certificates.store import certificate_directory, write_certificate
+from headflow.certificates.store import certificate_directory, write_accepted, write_certificate
 from headflow.checks.evidence import equilibria
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
@@ -351,11 +351,9 @@ def _circulant_certificate(
     """The instance's `circulant` certificate, written once the kernel's check accepts its statement (none else)."""
     spectrum = {"zeros": counts.zeros, "negative": counts.negative, "positive": counts.positive}
     payload = {"instance": instance_record(inst), "spectrum": spectrum}
-    try:
-        kernel_circulant.check(circulant_statement(claim.id, inst, spectrum), claim.id, "circulant", payload, 0.0)
-    except Rejected:
-        return []
-    return [_write(ctx, claim, "circulant", payload)]
+    stated = circulant_statement(claim.id, inst, spectrum)
+    path = write_accepted(certificate_directory(ctx.certificate_dir), claim, CIRCULANT, payload, stated)
+    return [] if path is None else [path]
 
 
 class CircleCounts(NamedTuple):

@@ -24,15 +24,13 @@ from typing import Any
 import numpy as np
 import sympy as sp
 from flint import arb, ctx
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.evaluation import EvaluationError, ball, exact
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel import start as kernel_start
 from headflow.certificates.kernel.exact_data import dot
-from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.statements import start as start_statements
-from headflow.certificates.store import write_certificate
+from headflow.certificates.store import write_accepted
 from headflow.checks.model import field as model
 from headflow.checks.verdicts import Outcome, Verdict
 from headflow.identities.measure_distances import w2_squared_to_dirac
@@ -191,15 +189,7 @@ def separated(value_at: Callable[[int], arb | None], target: sp.Expr) -> tuple[b
 def start_certificate(claim: DynamicsClaim, directory: Path) -> str | None:
     """The `start` certificate of a refutation at t = 0 where the kernel's form states the claim (the observables of
     merges and clusters) and accepts it; None otherwise."""
-    stated_claim = start_statements.statement(claim)
-    try:
-        if stated_claim is None:
-            return None
-        kernel_start.check(stated_claim, claim.id, kernel_start.FORM, {}, 0.0)
-    except Rejected:
-        return None
-    directory.mkdir(parents=True, exist_ok=True)
-    return str(write_certificate(directory, claim.id, kernel_start.FORM, {}, embedded(claim), stated_claim))
+    return write_accepted(directory, claim, kernel_start.FORM, {}, start_statements.statement(claim))
 
 
 def _refuted_by_ball(claim: DynamicsClaim, rows: Rows, target: sp.Expr) -> Outcome | None:

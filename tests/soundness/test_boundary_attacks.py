@@ -38,7 +38,8 @@ time = 0.1
 """
 
 
-def _triangle(claim_id: str, beta: str) -> str:
+def triangle(claim_id: str, beta: str, attention: str = '"usa"') -> str:
+    """A claim that the regular triangle on the circle is stable (scalar head lambda = 1)."""
     return f"""
 [[claim]]
 id = "{claim_id}"
@@ -49,7 +50,7 @@ n = 3
 d = 2
 beta = {beta}
 lambdas = [1]
-attention = "usa"
+attention = {attention}
 """
 
 
@@ -67,8 +68,8 @@ def test_the_repulsive_triangle_at_its_threshold_is_never_decided_either_way(tmp
     """At beta = -2/3 the double eigenvalue (3 beta + 2) e^(-beta/2)/4 is exactly 0: neither stable nor unstable may
     be decided (balls cannot sign an exact 0); the float literal -0.6666666666666667 is the decimal, below -2/3, where
     the triangle is stable."""
-    text = _triangle("at-stable", '"-2/3"') + _triangle("at-unstable", '"-2/3"').replace('"stable"', '"unstable"')
-    verdicts = _verdicts(text + _triangle("float-below", "-0.6666666666666667"), tmp_path)
+    text = triangle("at-stable", '"-2/3"') + triangle("at-unstable", '"-2/3"').replace('"stable"', '"unstable"')
+    verdicts = _verdicts(text + triangle("float-below", "-0.6666666666666667"), tmp_path)
     assert verdicts["at-stable"] is Verdict.INCONCLUSIVE
     assert verdicts["at-unstable"] is Verdict.INCONCLUSIVE
     assert verdicts["float-below"] is Verdict.PROVED

@@ -31,24 +31,9 @@ from headflow.identities.derivation import Derivation
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
+from tests.soundness.test_boundary_attacks import triangle
 
-
-def _triangle(claim_id: str, beta: str, attention: str = '["usa", "softmax"]') -> str:
-    return f"""
-[[claim]]
-id = "{claim_id}"
-kind = "equilibrium"
-tokens = "simplex"
-property = "stable"
-n = 3
-d = 2
-beta = {beta}
-lambdas = [1]
-attention = {attention}
-"""
-
-
-CLAIMS = _triangle("stable", "-1") + _triangle("above-threshold", '"-13/20"', '"usa"')
+CLAIMS = triangle("stable", "-1", '["usa", "softmax"]') + triangle("above-threshold", '"-13/20"')
 
 
 def _statement(n: int, kind: str, beta: str, strengths: list[str], spectrum: Any = None) -> dict[str, Any]:
