@@ -77,12 +77,13 @@ START = (
 
 
 def proof(statement: UniversalStatement) -> str | None:
-    """The proof of a `spaced` fact, or an `arc` comparison, by its name (None for any other statement)."""
-    if not statement.name.startswith(("spaced_", "arc_")) or statement.constants:
+    """The proof of a `spaced` fact, or a comparison between numbers (`arc`, `clusters`), by its name (None for any
+    other statement)."""
+    if not statement.name.startswith(("spaced_", "compared_")) or statement.constants:
         return None
     if statement.name == "spaced_radial":
         return "  interval with (i_prec 256)."
-    if statement.name == "spaced_start" or statement.name.startswith("arc_"):
+    if statement.name == "spaced_start" or statement.name.startswith("compared_"):
         return f"  {START}"
     n = _tokens(statement.goal[1])
     if n is None:

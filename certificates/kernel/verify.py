@@ -43,6 +43,7 @@ from typing import Any
 from . import equiangular, equilibrium_statements, model_statements, real_statements, registry_statements, trajectory
 from .arc import FORM as ARC, check as arc_check
 from .circulant import FORM as CIRCULANT, check as circulant_check
+from .clusters import FORM as CLUSTERS, check as clusters_check
 from .jensen import FORM as JENSEN, check as jensen_check
 from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
@@ -64,6 +65,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     SPACED: spaced_check,
     START: start_check,
     ARC: arc_check,
+    CLUSTERS: clusters_check,
 }
 
 

@@ -33,13 +33,14 @@ from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import trajectory
 from headflow.certificates.kernel.arc import FORM as ARC
+from headflow.certificates.kernel.clusters import FORM as CLUSTERS
 from headflow.certificates.kernel.equiangular import FORM as EQUIANGULAR
 from headflow.certificates.kernel.exact_data import ExactConfiguration
 from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.kernel.spaced import FORM as SPACED
 from headflow.certificates.kernel.start import FORM as START
 from headflow.certificates.masks import mask_of
-from headflow.certificates.statements import dynamics, equiangular, pointwise, spaced, start
+from headflow.certificates.statements import clusters, dynamics, equiangular, pointwise, spaced, start
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -186,4 +187,6 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
         return start.statement(claim)
     if kind == ARC:
         return spaced.arc_statement(claim)
+    if kind == CLUSTERS:
+        return clusters.statement(claim, payload.get("holds") is True)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

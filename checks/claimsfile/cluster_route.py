@@ -19,13 +19,16 @@ handed back undecided with the reason (the float evidence decides).
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.inert import inert
+from headflow.certificates.kernel.clusters import FORM as CLUSTERS
+from headflow.certificates.statements import clusters as cluster_statements
+from headflow.certificates.statements.clusters import two_clusters
+from headflow.certificates.store import certificate_directory, write_accepted
 from headflow.checks.claimsfile import exact_dynamics as route
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
@@ -42,32 +45,6 @@ QUANTITIES = {
     "order_parameter": ("tends-to", "non-decreasing"),
     "arc_spread": ("tends-to",),
 }
-
-
-@dataclasses.dataclass(frozen=True)
-class TwoClusters:
-    """An exact start of two clusters: their sizes and the exact inner product rho0 = <a, b> (a SymPy number)."""
-
-    sizes: tuple[int, int]
-    inner: sp.Expr
-
-
-def two_clusters(options: dict[str, Any]) -> TwoClusters | None:
-    """The two clusters of the claim's exact start: exact given points with exactly two distinct rows, or angles
-    with exactly two distinct values mod 2 pi (`given_angles`); None otherwise."""
-    given = options.get("points")
-    if options["tokens"] == "given" and given is not None and given.exact:
-        distinct = list(dict.fromkeys(given.rows))
-        if len(distinct) != 2:
-            return None
-        a, b = distinct
-        inner = sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
-        return TwoClusters((given.rows.count(a), given.rows.count(b)), sp.Rational(inner))
-    angles = options.get("angles")
-    if options["tokens"] == "angles" and angles is not None:
-        clusters = angles.two_clusters()
-        return None if clusters is None else TwoClusters(clusters[0], clusters[1])
-    return None
 
 
 def applies(claim: DynamicsClaim) -> bool:
@@ -117,7 +94,18 @@ def decide_two_clusters(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     except route._Undecided as undecided:
         notes = f"the exact route did not decide: {undecided}"
         return Outcome(Verdict.INCONCLUSIVE, METHOD, notes=notes, details=details)
-    return dataclasses.replace(outcome, method=METHOD)
+    return _certified(claim, dataclasses.replace(outcome, method=METHOD), ctx)
+
+
+def _certified(claim: DynamicsClaim, outcome: Outcome, ctx: Context) -> Outcome:
+    """The outcome with a `clusters` certificate where the kernel's form states the claim and accepts it."""
+    if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
+        return outcome
+    holds = outcome.verdict is Verdict.PROVED
+    stated = cluster_statements.statement(claim, holds)
+    return outcome.with_certificate(
+        write_accepted(certificate_directory(ctx.certificate_dir), claim, CLUSTERS, {"holds": holds}, stated)
+    )
 
 
 def _decide(claim: DynamicsClaim, problem: route._Problem, sizes: tuple[int, int]) -> Outcome:

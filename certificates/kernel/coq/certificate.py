@@ -15,6 +15,7 @@ from typing import Any
 from .. import equiangular, inner_products, model_statements, real_encoding, real_statements, registry_statements
 from ..arc import FORM as ARC, facts as arc_facts
 from ..circulant import FORM as CIRCULANT, signed
+from ..clusters import FORM as CLUSTERS, facts as cluster_facts
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
 from ..jensen import FORM as JENSEN, convexity
 from ..limits import FORM as LIMIT, relations as limit_relations
@@ -76,10 +77,9 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         ]
     if form == (SPACED, None, SPACED):  # the pairing, a > 0, the roots of unity and the start value at the numbers
         return checked.proved, [UniversalStatement(name, [], [], fact) for name, fact in spaced_facts(statement)]
-    if form == (ARC, None, ARC):  # each token on the arc, the arc shorter than pi and than the bound
-        return checked.proved, [
-            UniversalStatement(f"arc_fact{k}", [], [], f) for k, f in enumerate(arc_facts(statement, payload))
-        ]
+    if form[0] in (ARC, CLUSTERS):  # an arc's comparisons; two clusters' K(rho0) sign and rate against 2 K(1)
+        found = arc_facts(statement, payload) if form[0] == ARC else cluster_facts(statement)
+        return checked.proved, [UniversalStatement(f"compared_{k}", [], [], fact) for k, fact in enumerate(found)]
     if form == (START, None, START):  # the norms and the squared distances the graph rests on
         return checked.proved, [UniversalStatement("start", [], [], ["and", *start_facts(statement)])]
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE
