@@ -49,8 +49,9 @@ from .vocabulary import ATTENTION_KINDS
 
 FORM = "equilibrium"
 KEYS = {"form", "claim", "attention", "beta", "n", "blocks", "scores", "values", "grams", "spectrum"}
-#: The witness of a configuration that moves; its payload also names the claim's instance (for the elaborator).
-MOVING = "moving-regime"
+#: The witness of a configuration that moves, and of one at rest (the statement's `spectrum` then AT_REST); its
+#: payload also names the claim's instance (for the elaborator).
+MOVING, AT_REST = "moving-regime", "at-rest"
 
 
 class Statement(NamedTuple):
@@ -164,7 +165,7 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     statement of a registry claim must be one of its (`registry_failure`); its payload names no instance (a claims
     file's claim, whose payload names its instance, may share a registry claim's id: it proves its own statement)."""
     stated = statement_of(data)
-    witness = stated.spectrum is None
+    witness = stated.spectrum in (None, AT_REST)  # moving or at rest, else an equilibrium certificate's counts
     if kind != ("witness" if witness else "equilibrium"):
         raise Rejected(f"a {MOVING} witness shows a configuration moves, an equilibrium certificate its spectrum")
     entry = None if "instance" in payload else table().get(claim_id)  # with an instance: a claims file's claim
@@ -177,8 +178,14 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
     heads = f"M_h = sum_b m_hb P_b, W_h = sum_b w_hb P_b on coordinate blocks of sizes {sizes}, m = {m}, w = {w}"
     at = f"at {stated.n} tokens in R^{sum(sizes)}, {stated.attention} attention, beta = {stated.beta}, {heads}"
     if witness:
-        if stated.grams is None or payload["witness"] != MOVING or (token := moving_token(stated)) is None:
-            raise Rejected(f"no {MOVING} witness: every velocity is exactly 0 at the configuration, or another witness")
+        resting = stated.spectrum == AT_REST
+        if stated.grams is None or payload["witness"] != (AT_REST if resting else MOVING):
+            raise Rejected(f"a {MOVING} witness of a statement without a spectrum, an {AT_REST} one of one {AT_REST}")
+        if ((token := moving_token(stated)) is None) != resting:
+            found = f"token {token} moves" if resting else "every velocity is exactly 0 at the configuration"
+            raise Rejected(f"the velocities are not as the witness says: {found}")
+        if resting:
+            return f"{at}: {tokens} are an equilibrium (every tangent velocity exactly 0)", "exact velocities"
         proved = f"{at}: {tokens} are not an equilibrium (token {token} moves)"
         return proved, "a tangent velocity is exactly non-zero (exact)"
     problem = eq.problem_of(payload)

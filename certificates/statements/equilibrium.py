@@ -19,6 +19,7 @@ from typing import Any
 from headflow.certificates.claims import regimes
 from headflow.certificates.claims.regimes import Instance, clusters_gram
 from headflow.certificates.claims.schema import EquilibriumClaim
+from headflow.certificates.kernel.equilibrium_statements import AT_REST
 from headflow.certificates.kernel.exprtree import TreeError, parse_rational, rational_text
 from headflow.certificates.kernel.recheck import exact_configuration
 
@@ -141,4 +142,5 @@ def elaborate(claim: EquilibriumClaim, kind: str, payload: dict[str, Any]) -> di
         return None
     if circulant:
         return circulant_statement(claim.id, inst, payload.get("spectrum"))
-    return statement_at(claim, inst, payload.get("spectrum") if spectral else None)
+    resting = payload.get("witness") == AT_REST  # a witness that every velocity is 0, else that a token moves
+    return statement_at(claim, inst, payload.get("spectrum") if spectral else AT_REST if resting else None)

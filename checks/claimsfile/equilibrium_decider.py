@@ -229,7 +229,13 @@ def _critical_instances(claim: EquilibriumClaim, ctx: Context, symbolic: Outcome
     d = Derivation()
     for text in decided:
         d.holds(f"{text}: every velocity component is exactly 0 ({EXACT})", True)
-    return derived(d, EXACT, {"instances": decided})
+    proved = derived(d, EXACT, {"instances": decided})
+    directory = certificate_directory(ctx.certificate_dir)
+    for inst in instances:  # each instance at rest, a witness the kernel re-derives
+        payload = {"witness": kernel.AT_REST, "instance": instance_record(inst)}
+        path = write_accepted(directory, claim, "witness", payload, statement_at(claim, inst, kernel.AT_REST))
+        proved = proved.with_certificate(path)
+    return proved
 
 
 def _float_tokens(claim: EquilibriumClaim, inst: regimes.Instance) -> np.ndarray:

@@ -64,7 +64,7 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == (registry_statements.FORM, "point", "witness"):
         point = registry_statements.point_data(statement, claim_id, payload)
         return checked.proved, PointProblem(point, statement["conditions"])
-    if form == ("equilibrium", None, "witness"):  # the statement's configuration moves
+    if form == ("equilibrium", None, "witness"):  # the statement's configuration moves, or rests
         return checked.proved, moving_problem(statement)
     if form == ("equilibrium", None, "equilibrium"):  # the statement's tokens are the centre's: its kernel check
         left, built = equilibrium_problem(payload)

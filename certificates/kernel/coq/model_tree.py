@@ -181,17 +181,24 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
 
 
 def moving_problem(data: dict[str, Any]) -> PointProblem:
-    """The Coq problem of a moving-regime witness that check-cert accepted: at the flat model of its block Gram algebra
-    (`equilibrium_statements.flat_model`), the moving token's squared tangent speed b^T G b is > 0, over the chain (G
-    is positive semidefinite: b^T G b > 0 exactly when G b, the tangent velocity's coordinates, is not 0)."""
+    """The Coq problem of a block Gram witness that check-cert accepted, at the flat model of its algebra
+    (`equilibrium_statements.flat_model`), over the chain: a moving token's squared tangent speed b^T G b is > 0 (G is
+    positive semidefinite: b^T G b > 0 exactly when G b, the tangent velocity's coordinates, is not 0); at rest
+    (`AT_REST`), G b_i = 0 for every token i, each coordinate exactly (names rewritten into their terms, `field`)."""
     stated = es.statement_of(data)
-    (flat, G, tokens), i = es.flat_model(stated), es.moving_token(stated)
+    (flat, G, tokens), resting = es.flat_model(stated), stated.spectrum == es.AT_REST
     chain = Chain(flat)
-    a, t = chain.velocities()[i], tokens[i]  # type: ignore[index]
-    along = vector_dot(a, [vector_dot(row, t) for row in G])  # type: ignore[arg-type]
-    b = [add([ak, mul(Fraction(-1), mul(along, tk))]) for ak, tk in zip(a, t, strict=True)]
-    speed = vector_dot(b, [vector_dot(row, b) for row in G])  # type: ignore[arg-type]
-    rows = [{"name": f"token {i} moves: |P v_{i}|^2 > 0", "expression": tree_of(speed), "relation": ">"}]
+    rows = []
+    for i in range(stated.n) if resting else [es.moving_token(stated)]:
+        a, t = chain.velocities()[i], tokens[i]  # type: ignore[index]
+        along = vector_dot(a, [vector_dot(row, t) for row in G])  # type: ignore[arg-type]
+        b = [add([ak, mul(Fraction(-1), mul(along, tk))]) for ak, tk in zip(a, t, strict=True)]
+        if not resting:
+            speed = vector_dot(b, [vector_dot(row, b) for row in G])  # type: ignore[arg-type]
+            rows.append({"name": f"token {i} moves: |P v_{i}|^2 > 0", "expression": tree_of(speed), "relation": ">"})
+        for r, row in enumerate(G if resting else []):
+            tangent = tree_of(vector_dot(row, b))  # type: ignore[arg-type]
+            rows.append({"name": f"token {i} rests: (G b)_{r} = 0", "expression": tangent, "relation": "="})
     return PointProblem({}, rows, tuple(chain.definitions))
 
 
