@@ -89,13 +89,16 @@ def _pi_as_e(tree: Any) -> Any:
 
 
 def settled(value: Tree, relation: str, target: Tree) -> bool | None:
-    """Whether `value relation target` holds: by balls that separate them, else equal when their difference, a
-    rational function of pi, is exactly 0 (`exp_field`, with pi written e); None when neither settles it."""
-    with precision(BITS):
-        difference: arb = evaluate(value, {}) - evaluate(target, {})
-    if difference > 0 or difference < 0:
-        return {"=": False, "<=": bool(difference < 0), ">=": bool(difference > 0), "<": bool(difference < 0)}[relation]
-    return True if relation != "<" and exactly_zero(_pi_as_e(["sub", value, target]), {}) else None
+    """Whether `value relation target` holds: by balls that separate them (BITS, then 16 times more), else equal when
+    their difference, a rational function of pi, is exactly 0 (`exp_field`, with pi written e); None when neither
+    settles it."""
+    for bits in (BITS, 16 * BITS):  # a difference of 10^-300 needs about 1,000 bits
+        with precision(bits):
+            difference: arb = evaluate(value, {}) - evaluate(target, {})
+        if difference > 0 or difference < 0:
+            below = bool(difference < 0)
+            return {"=": False, "<=": below, ">=": not below, "<": below, ">": not below}[relation]
+    return True if relation in ("=", "<=", ">=") and exactly_zero(_pi_as_e(["sub", value, target]), {}) else None
 
 
 def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:

@@ -51,9 +51,10 @@ def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     }
 
 
-def arc_statement(claim: DynamicsClaim) -> dict[str, Any] | None:
-    """The kernel's `arc` statement of `arc_spread at-most b` from exact angles (`certificates.kernel.arc`), or None
-    outside it (scalar heads, no mask, no interaction, aligned values, numbers)."""
+def arc_statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
+    """The kernel's `arc` statement that `arc_spread at-most b` from exact angles holds for all t (or, `holds` false,
+    fails at t = 0: `certificates.kernel.arc`), or None outside it (scalar heads, no mask, no interaction, aligned
+    values, numbers)."""
     options = claim.options
     given = options.get("angles")
     if claim.quantity != "arc_spread" or claim.property != "at-most" or given is None or claim.target is None:
@@ -70,4 +71,4 @@ def arc_statement(claim: DynamicsClaim) -> dict[str, Any] | None:
     except (TreeError, TypeError, ValueError):
         return None
     fields = {"attention": options["attention"], "geometry": options["geometry"], **numbers}
-    return {"form": arc.FORM, "claim": claim.id, **fields, "angles": angles, "bound": bound}
+    return {"form": arc.FORM, "claim": claim.id, **fields, "angles": angles, "bound": bound, "holds": holds}

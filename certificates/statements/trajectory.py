@@ -186,7 +186,7 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
     if kind == START:
         return start.statement(claim)
     if kind == ARC:
-        return spaced.arc_statement(claim)
+        return spaced.arc_statement(claim, "order" not in payload)  # a refutation's payload orders the tokens
     if kind == CLUSTERS:
         return clusters.statement(claim, payload.get("holds") is True)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

@@ -16,6 +16,7 @@ s(0) > b is REFUTED at t = 0 by `angle_start`).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from flint import arb
 from flint import ctx as flint_ctx
@@ -98,15 +99,22 @@ def decide_arc(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
 
 
 def _certificate(claim: DynamicsClaim, ctx: Context) -> str | None:
-    """The `arc` certificate: the tokens on the arc after the largest gap between them (each with its winding), found
-    with floats and checked by the kernel before it is written; None when it does not accept it."""
+    """The `arc` certificate of the proof (`certificate`)."""
+    return certificate(claim, True, certificate_directory(ctx.certificate_dir))
+
+
+def certificate(claim: DynamicsClaim, holds: bool, directory: Path) -> str | None:
+    """The `arc` certificate that the claim holds (or fails at t = 0): the tokens on the arc after the largest gap
+    between them (each with its winding; in their order along it for a refutation), found with floats and checked
+    by the kernel before it is written; None when it does not accept it (or the claim is outside the form)."""
+    if not applies(claim):
+        return None
     angles = [angle.float() for angle in claim.options["angles"].angles]
     turn = 2 * math.pi
     order = sorted(range(len(angles)), key=lambda i: angles[i] % turn)
     gaps = [(angles[order[(k + 1) % len(order)]] - angles[order[k]]) % turn for k in range(len(order))]
     low = order[(max(range(len(gaps)), key=gaps.__getitem__) + 1) % len(order)]
     windings = [math.ceil((angles[low] - theta) / turn - 1e-12) for theta in angles]
-    high = max(range(len(angles)), key=lambda i: angles[i] + turn * windings[i])
-    payload = {"low": low, "high": high, "windings": windings}
-    directory = certificate_directory(ctx.certificate_dir)
-    return write_accepted(directory, claim, kernel_arc.FORM, payload, spaced_statements.arc_statement(claim))
+    along = sorted(range(len(angles)), key=lambda i: angles[i] + turn * windings[i])
+    payload = {"low": low, "high": along[-1], "windings": windings} | ({} if holds else {"order": along})
+    return write_accepted(directory, claim, kernel_arc.FORM, payload, spaced_statements.arc_statement(claim, holds))

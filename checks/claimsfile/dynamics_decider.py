@@ -56,6 +56,7 @@ from headflow.certificates.statements.pointwise import REGION_PROPERTIES
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile import beta_orders, trajectory_certificates
 from headflow.checks.claimsfile.angle_start import refuted_at_angles
+from headflow.checks.claimsfile.arc_route import certificate as arc_certificate
 from headflow.checks.claimsfile.arc_route import decide_arc
 from headflow.checks.claimsfile.circle_route import decide_equally_spaced
 from headflow.checks.claimsfile.cluster_route import decide_two_clusters
@@ -212,10 +213,14 @@ def _with_start_certificate(claim: DynamicsClaim, refuted: Outcome, ctx: Context
     """A refutation at t = 0 with the `trajectory` certificate of the claim's negation where a kernel statement
     states it (the observable below or above its bound at some time of [0, T], shown at the exact start; the chain's
     one step is replayed too), else the `start` certificate of the observables of merges and clusters
-    (`given_start.start_certificate`): the refutation alone otherwise (its value at t = 0 is exact or a ball either
+    (`given_start.start_certificate`) or the `arc` certificate of an arc spread (`arc_route.certificate`): the
+    refutation alone otherwise (its value at t = 0 is exact or a ball either
     way)."""
     path, _ = trajectory_certificates.certify(claim, True, ctx)
-    return refuted.with_certificate(path or start_certificate(claim, certificate_directory(ctx.certificate_dir)))
+    directory = certificate_directory(ctx.certificate_dir)
+    return refuted.with_certificate(
+        path or start_certificate(claim, directory) or arc_certificate(claim, False, directory)
+    )
 
 
 def _decide_order(claim: DynamicsClaim, ctx: Context) -> Outcome:

@@ -1,12 +1,14 @@
 """The `arc` form: angles within a half circle, whose arc spread never grows under attraction.
 
-Worked by hand: the angles 0, 1/2, pi/4, 3 pi/4, 2 (radians) lie on [0, 3 pi/4] (2 < 3 pi/4 = 2.356...), an arc
-shorter than pi; the largest gap runs from 3 pi/4 round to 2 pi. So "arc_spread at most 3 pi/4" holds (with equality
-at the start: settled exactly, pi - pi is 0 at e), while bounds 10^-30 and 10^-300 below are violated at t = 0
-(another route, by balls of more bits until they separate; no arc certificate: floats, which cannot see the
-difference, once confirmed the first). Attacks: a token moved off the arc by its winding, the ends swapped, a bound
-below the arc, a repulsive head, beta <= 0, angles spread past pi, the flat geometry; a larger bound (true) is refused
-by `check-cert --claims`, not by the kernel.
+Worked by hand: the angles 0, 1/2, pi/4, 3 pi/4, 2 (radians) lie on [0, 3 pi/4] (2 < 3 pi/4 = 2.356...), an arc shorter
+than pi; the largest gap runs from 3 pi/4 round to 2 pi. So "arc_spread at most 3 pi/4" holds (with equality at the
+start: settled exactly, pi - pi is 0 at e), while bounds 10^-30 and 10^-300 below are violated at t = 0 (by balls of
+more bits until they separate: floats, which cannot see the difference, once confirmed the first), each with an arc
+certificate of the refutation: the tokens in their order along the arc, every gap between neighbours at most the one
+round the circle, so the spread is the arc's length. Attacks on a proof: a token moved off the arc by its winding, the
+ends swapped, a bound below the arc, a repulsive head, beta <= 0, angles spread past pi, the flat geometry; a larger
+bound (true) is refused by `check-cert --claims`, not by the kernel; on a refutation, its verdict turned, a bound above
+the spread, the order scrambled or a token left out.
 """
 
 from __future__ import annotations
@@ -62,7 +64,26 @@ def test_a_bound_equal_to_the_start_is_proved_with_a_certificate(decided: dict[s
     assert recheck(path, claims={c.id: c for c in parse_claims(CLAIMS)}, read_claim=True).ok
     for below in ("below-start", "a-hair-below"):  # balls of more bits, until they separate: never CONFIRMED
         assert decided[below].verdict is Verdict.REFUTED, below
-        assert not any(".arc." in p for p in decided[below].certificates)
+        (refuting,) = [Path(p) for p in decided[below].certificates if ".arc." in p]
+        assert check_file(refuting).ok and "fails at t = 0" in check_file(refuting).proved
+        assert recheck(refuting, claims={c.id: c for c in parse_claims(CLAIMS)}, read_claim=True).ok
+
+
+def _refutation(decided: dict[str, Any]) -> Path:
+    return Path(next(p for p in decided["below-start"].certificates if ".arc." in p))
+
+
+REFUTATION_EDITS = {
+    "a proof's verdict": lambda c: c["statement"].update(holds=True),
+    "a bound above": lambda c: c["statement"].update(bound=["pi"]),
+    "order scrambled": lambda c: c["payload"]["order"].reverse(),
+    "a token left out": lambda c: c["payload"]["order"].pop(2),
+}
+
+
+@pytest.mark.parametrize("name", REFUTATION_EDITS)
+def test_forged_refutations_are_rejected(decided: dict[str, Any], tmp_path: Path, name: str) -> None:
+    assert not check_file(forged_file(_refutation(decided), tmp_path, REFUTATION_EDITS[name])).ok
 
 
 EDITS = {

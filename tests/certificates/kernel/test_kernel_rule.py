@@ -20,10 +20,10 @@ KERNEL = ROOT / "certificates" / "kernel"
 LIBRARIES = {"flint"}
 #: The project's one installed name: its parts are headflow.identities, headflow.certificates, headflow.checks.
 PROJECT = "headflow"
-#: The most code lines the kernel holds today, below the rule's LIMIT (4,004): the ceiling only ever comes
+#: The most code lines the kernel holds today, below the rule's LIMIT (4,023): the ceiling only ever comes
 #: down, so that a change that grows the kernel fails here and says so (raise it only with a reason in the notes,
 #: and never past LIMIT).
-CEILING = 4_004
+CEILING = 4_023
 
 
 def _module_name(path: Path) -> str:

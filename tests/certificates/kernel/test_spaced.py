@@ -3,7 +3,8 @@
 Worked by hand: at n equally spaced tokens R = |(1/n) sum_k e^(2 pi i k/n)| = 0 and the arc spread is 2 pi (n - 1)/n
 (8 pi/5 at n = 5). So "R -> 0" holds and "R -> 1", "R -> 1/2" fail; "arc >= 8 pi/5" holds with equality (settled
 exactly: pi - pi is 0 as a polynomial in pi, tested at e), "arc >= 8 pi/5 + 10^-30" fails (balls separate them at
-256 bits) and "arc >= 8 pi/5 + 10^-300" is settled neither way at 256 bits (no certificate: never the equality).
+256 bits) and "arc >= 8 pi/5 + 10^-300" is settled neither way by the route's 128 bits (INCONCLUSIVE; never the
+equality) while the kernel's 4,096 bits refute it.
 Attacks: the verdict turned in the statement and the payload, a claim edited in the statement (then the file's claim
 elaborates another), a scheme at beta <= 0, a target where none belongs, an integer `holds`, relu weights.
 """
@@ -75,14 +76,16 @@ def test_true_claims_are_proved_and_false_ones_refuted_each_with_a_certificate(d
         assert json.loads(path.read_text())["statement"]["holds"] is holds
 
 
-def test_a_bound_a_hair_above_the_start_value_gets_no_certificate(decided: dict[str, Any]) -> None:
-    """Balls at 256 bits do not separate 8 pi/5 from 8 pi/5 + 10^-300, and the exact test says they differ: the
-    kernel settles nothing, so no certificate (and never the equality)."""
-    assert not decided["arc-hair"].certificates
+def test_a_bound_a_hair_above_the_start_value(decided: dict[str, Any]) -> None:
+    """The route's balls (128 bits) do not separate 8 pi/5 from 8 pi/5 + 10^-300: INCONCLUSIVE, no certificate (and
+    never the equality); the kernel's balls go on to 4,096 bits, where the claim fails: a refutation is accepted, a
+    proof is not."""
+    assert decided["arc-hair"].verdict is Verdict.INCONCLUSIVE and not decided["arc-hair"].certificates
     stated = json.loads(Path(decided["arc-exact"].certificates[0]).read_text())["statement"]
-    hair = stated | {"target": ["add", stated["target"], ["pow", ["rat", "10"], -300]], "holds": True}
-    with pytest.raises(spaced.Rejected, match="is None"):
+    hair = stated | {"target": ["add", stated["target"], ["pow", ["rat", "10"], -300]]}
+    with pytest.raises(spaced.Rejected, match="is False, not True"):
         spaced.check(hair, hair["claim"], spaced.FORM, {"holds": True}, 0)
+    assert "False" in spaced.check(hair | {"holds": False}, hair["claim"], spaced.FORM, {"holds": False}, 0)[0]
 
 
 def _turned(c: dict[str, Any]) -> None:
