@@ -149,6 +149,7 @@ def test_deliberately_wrong_orders_are_refuted_and_true_ones_proved() -> None:
     }
 
 
+@pytest.mark.slow  # about 8 s of limit searches: the default suite keeps within its 5 minutes
 def test_exponential_scales_in_beta_are_decided_only_when_the_rate_is_proved_positive() -> None:
     """beta -> oo through exp(c beta) = 1/s needs c > 0 proved and every exponential a rational multiple of one."""
     frozen = "(exp(lam*beta) + n - 1)/(2*lam)"

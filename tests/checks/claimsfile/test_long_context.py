@@ -9,6 +9,7 @@ domain straddling gamma = 1 is refuted at a point of it (`asymptotic_decider._re
 from __future__ import annotations
 
 import mpmath
+import pytest
 import sympy as sp
 from headflow.checks.verdicts import Verdict
 from headflow.identities import limits, power_scales, signs
@@ -63,6 +64,7 @@ def test_every_regime_of_the_own_weight_is_decided_and_a_wrong_limit_is_refuted(
     assert "n = e^u" in proof
 
 
+@pytest.mark.slow  # about 8 s of limit searches: the default suite keeps within its 5 minutes
 def test_a_domain_straddling_the_critical_gamma_is_refuted_at_a_point_where_the_limit_differs() -> None:
     verdicts = weight_claims(
         {
@@ -135,6 +137,7 @@ def test_upper_ends_count_in_the_sign_prover_and_nothing_false_is_proved() -> No
     assert signs.prove_using_upper_ends(sp.Rational(1, 3) - gamma, ">0", known) is None  # false at 1/2
 
 
+@pytest.mark.slow  # about 8 s of limit searches: the default suite keeps within its 5 minutes
 def test_long_context_rates_and_times_in_every_regime() -> None:
     both = '{ n = "integer>=2", gamma = "[2, 3]", lam = "[1, 2]" }'
     verdicts = decide(
