@@ -2,7 +2,8 @@
 value for all t >= 0.
 
 The statement: `{"form": "spaced", "claim", "attention", "geometry", "n", "beta", "strengths", "quantity",
-"property", "target", "holds"}`: tokens theta_k = theta_0 + 2 pi k / n, heads M_h = W_h = lambda_h I, no mask. Every
+"property", "target", "holds"}`: tokens theta_k = theta_0 + 2 pi k / n, heads M_h = W_h = lambda_h I, no mask, exp
+weights (usa, softmax: the tangent sum the kernel writes is theirs). Every
 weight of token i is a function of cos(theta_j - theta_i) (a softmax normalizer is common to the row), so the tangent
 part of v_i is, up to a positive factor, T = sum_h lambda_h sum_(k=1)^(n-1) w_h(C_k) S_k (C_k, S_k = cos, sin(2 pi k /
 n); the term k = 0 has sin 0 = 0), which is 0 since the terms k and n - k cancel (C_(n-k) = C_k, S_(n-k) = -S_k:
@@ -14,7 +15,8 @@ arc spread 2 pi (n - 1)/n, the least and largest inner products C_(n // 2) and C
 decreases on [0, pi]: cited). Then `non-decreasing` holds, `decays-at-rate` and `decays-like` fail (a constant
 tends to 0 only when it is 0, and then no C > 0 is its limit times e^(r t)), and `tends-to`, `at-most`, `at-least`,
 `non-negative` hold exactly when Q(0) has RELATIONS' relation to the target (0 for `non-negative`): settled by balls
-when they separate, equal exactly when both are in Q + Q pi (`_in_q_pi`). `holds` must be what the kernel finds.
+when they separate (`settled`), equal exactly when their difference is a rational function of pi that is 0 at e
+(`_pi_as_e`). `holds` must be what the kernel finds.
 """
 
 from fractions import Fraction
