@@ -38,6 +38,7 @@ from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.spaced import FORM as SPACED
 from headflow.certificates.statements import spaced as spaced_statements
 from headflow.certificates.store import certificate_directory, write_accepted
+from headflow.checks.claimsfile.given_start import separated
 from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import circle
@@ -192,7 +193,8 @@ def _decided(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
 
 
 def _compare(value: _Value, target: sp.Expr, relation: str, ctx: Context) -> tuple[bool, str] | None:
-    """Whether Q(0) relation target: by balls that separate them, else by exact algebra when Q(0) is exact."""
+    """Whether Q(0) relation target: by balls that separate them, else by exact algebra when Q(0) is exact (equal),
+    else by balls of more bits (`given_start.separated`: a bound 10^-300 from Q(0) is settled, not left undecided)."""
     try:
         claimed = ball(target, {}, PRECISION)
     except EvaluationError:
@@ -205,7 +207,10 @@ def _compare(value: _Value, target: sp.Expr, relation: str, ctx: Context) -> tup
     if value.exact is None:
         return None
     zero, _ = exactly_zero(target - inert(value.exact), REDUCTION_OPERATIONS[ctx.profile])
-    return (True, "exact") if zero else None
+    if zero:
+        return True, "exact"
+    found = separated(lambda bits: ball(value.exact, {}, bits), target)  # not equal: more bits, until they separate
+    return None if found is None else ({"=": False, "<=": not found[0], ">=": found[0]}[relation], "ball")
 
 
 def _refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: str) -> Outcome:
