@@ -59,6 +59,9 @@ def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Contex
     limit = "oo" if (outcome.details or {}).get("unbounded") else limit  # the kernel is asked for |Q/g| -> oo
     at = (outcome.details or {}).get("point")  # a refutation at a point of the parameters' domain
     path = limits.certify(claim, holds, limit, certificate_directory(ctx.certificate_dir), at)
+    for other in (outcome.details or {}).get("others", []) if path is None else []:  # the route's other points
+        shown = next((str(v) for k, v in other["limits"].items() if k.startswith("lim Q")), None)
+        path = path or limits.certify(claim, holds, shown, certificate_directory(ctx.certificate_dir), other["point"])
     if path is None and limits.accepted(claim, not holds, limit):
         notes = f"the kernel's limit check proves the opposite of {outcome.verdict.value}: neither is taken"
         return Outcome(Verdict.INCONCLUSIVE, outcome.method, notes=notes, details=outcome.details)
@@ -116,9 +119,11 @@ def _points(claim: AsymptoticClaim, found: Setting) -> list[dict[sp.Symbol, sp.R
 def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Expr, over: sp.Expr) -> Outcome | None:
     """REFUTED when, at an exact point of the domain, the relation is refuted by the same exact route with the point's
     values put in (a claim for every parameter fails at one): a domain straddling gamma = 1, where the limit of
-    n**gamma/(n**gamma + n - 1) is 0 below and 1 above, is decided at a point on the wrong side. None otherwise."""
+    n**gamma/(n**gamma + n - 1) is 0 below and 1 above, is decided at a point on the wrong side (the other points
+    where it fails are listed in the details' `others`, for the certificate search). None otherwise."""
     if all(len(values) == 1 for values in found.candidates.values()):
         return None  # no parameter, or every one already at its only value: nothing new to try
+    refuted: Outcome | None = None
     for point in _points(claim, found):
         derivation = Derivation()
         try:
@@ -135,6 +140,11 @@ def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Ex
         )
         if decision.status != "refuted":
             continue
+        if refuted is not None:  # another point where it fails: the certificate search may try it too
+            refuted.details["others"].append(
+                {"point": {str(k): str(v) for k, v in point.items()}, "limits": decision.shown}
+            )
+            continue
         where = ", ".join(f"{symbol} = {value}" for symbol, value in point.items())
         reason = f"at {where} (a point of the domain): {decision.reason}"
         witness = {"point": where, "verified_by": decision.by, "reading": reason, **decision.shown}
@@ -146,8 +156,10 @@ def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Ex
             "unbounded": decision.unbounded,
             "reason": reason,
             "derivation": [step.text for step in derivation.steps],
+            "others": [],
         }
-        return Outcome(Verdict.REFUTED, METHOD, witness=witness, notes=reason, finding=reason, details=details)
+        refuted = Outcome(Verdict.REFUTED, METHOD, witness=witness, notes=reason, finding=reason, details=details)
+    return refuted
     return None
 
 
