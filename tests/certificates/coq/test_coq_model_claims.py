@@ -192,7 +192,7 @@ def test_an_integer_quotient_is_exact() -> None:
 
 
 def test_a_configuration_past_the_cap_is_not_translated() -> None:
-    cfg = ball_model.ExactConfiguration([X0] * 12, [HEAD] * 2, [HEAD] * 2, Fraction(1))
+    cfg = ball_model.ExactConfiguration([X0] * 12, [HEAD] * 8, [HEAD] * 8, Fraction(1))  # n^2 H d = 2304
     with pytest.raises(NotTranslatable, match="too large"):
         rate_problem("energy_rate", "<", cfg, {})
 

@@ -89,9 +89,9 @@ def test_a_large_configuration_is_not_translated() -> None:
     x = [Fraction(1), Fraction(0)]
     exact = ball_model.ExactConfiguration(
         [x] * 12,
-        [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 2,
-        [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 2,
+        [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 8,
+        [[[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]] * 8,
         Fraction(1),
-    )
+    )  # n^2 H d = 2304, past model_tree.MAX_SIZE
     with pytest.raises(NotTranslatable, match="too large"):
         rate_problem("energy_rate", "<", exact, {})
