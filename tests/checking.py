@@ -76,3 +76,13 @@ def check_in_a_fresh_process(paths: list[Path], check_cert: bool = False) -> Fre
         code, out, err = found["check_cert"]
         command = subprocess.CompletedProcess(["headflow", "check-cert", "--width=1000", *names], code, out, err)
     return FreshCheck(names, found["failed"], found["loaded"], command)
+
+
+def accepted_for(path: Path, claims_text: str) -> bool:
+    """Whether check-cert accepts the file and, with `--claims` the claims file `claims_text`, the claim it states
+    (the kernel's check, then the elaboration of the user's claim compared with the file's statement)."""
+    from headflow.certificates.claims.loader import parse_claims
+    from headflow.checks.rechecks import recheck
+
+    claims = {claim.id: claim for claim in parse_claims(claims_text)}
+    return check_file(path).ok and recheck(path, claims=claims, read_claim=True).ok

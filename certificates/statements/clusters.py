@@ -17,7 +17,7 @@ import sympy as sp
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.kernel import clusters
 from headflow.certificates.kernel.exprtree import TreeError
-from headflow.certificates.statements.equiangular import datum
+from headflow.certificates.statements.spaced import scalar_heads
 from headflow.certificates.sympy_trees import from_sympy
 
 
@@ -49,21 +49,17 @@ def two_clusters(options: dict[str, Any]) -> TwoClusters | None:
 
 def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     """The statement that the claim holds (or fails, `holds` false), or None outside the form."""
-    options, found = claim.options, two_clusters(claim.options)
-    if found is None or (claim.quantity, claim.property) not in clusters.CLAIMS or claim.domains:
-        return None
-    plain = options.get("mask") is None and options.get("values", "aligned") == "aligned"
-    scalar = options.get("heads") == "scalar" and options.get("geometry") == "sphere" and "interaction" not in options
-    if not (plain and scalar and options.get("attention") in ("usa", "softmax")):
+    found, fields = two_clusters(claim.options), scalar_heads(claim, ("usa", "softmax"), ("sphere",))
+    if found is None or fields is None or (claim.quantity, claim.property) not in clusters.CLAIMS:
         return None
     try:
         rate = None if claim.property != "decays-at-rate" else from_sympy(claim.target)
-        numbers = {"beta": datum(options["beta"]), "strengths": [datum(v) for v in options["lambdas"]]}
         start = from_sympy(found.inner)
     except (TreeError, TypeError, ValueError):
         return None
-    fields = {"attention": options["attention"], "sizes": list(found.sizes), **numbers, "rho0": start}
-    return {"form": clusters.FORM, "claim": claim.id, **fields, "quantity": claim.quantity} | {
+    del fields["geometry"]  # the sphere's, always
+    return {"form": clusters.FORM, "claim": claim.id, **fields, "sizes": list(found.sizes), "rho0": start} | {
+        "quantity": claim.quantity,
         "property": claim.property,
         "rate": rate,
         "holds": holds,

@@ -20,31 +20,35 @@ from headflow.certificates.statements.equiangular import datum
 from headflow.certificates.sympy_trees import from_sympy
 
 
-def covered(claim: DynamicsClaim) -> bool:
-    """Whether the claim is one the form states (the module's docstring)."""
+def scalar_heads(claim: DynamicsClaim, kinds: tuple[str, ...], geometries: Any) -> dict[str, Any] | None:
+    """The attention kind, geometry, beta and strengths of a claim at numbers (no parameter) with scalar heads whose
+    values are their scores, no mask and no interaction, a kind and geometry among those given (each form's), as a
+    statement writes them; None for any other claim (the forms `spaced`, `arc`, `clusters`)."""
     options = claim.options
-    tokens = options.get("tokens")
-    spaced_tokens = tokens == "equally-spaced" or (tokens == "angles" and options["angles"].equally_spaced())
     plain = options.get("mask") is None and options.get("values", "aligned") == "aligned"
-    plain = plain and "interaction" not in options
-    numbers = not claim.domains and isinstance(options.get("lambdas"), list)
-    arc = claim.quantity != "arc_spread" or options.get("d") == 2
-    kind = options.get("attention") in spaced.KINDS and options.get("geometry") in spaced.SCHEMES
-    return spaced_tokens and options.get("heads") == "scalar" and plain and numbers and arc and kind
+    plain = plain and "interaction" not in options and options.get("heads") == "scalar" and not claim.domains
+    if not plain or options.get("attention") not in kinds or options.get("geometry") not in geometries:
+        return None
+    try:
+        numbers = {"beta": datum(options["beta"]), "strengths": [datum(v) for v in options["lambdas"]]}
+    except (TreeError, TypeError, ValueError, AttributeError):
+        return None
+    return {"attention": options["attention"], "geometry": options["geometry"], **numbers}
 
 
 def statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     """The statement that the claim holds (or fails, `holds` false), or None outside the form."""
-    if not covered(claim) or claim.quantity not in spaced.QUANTITIES:
+    options, fields = claim.options, scalar_heads(claim, spaced.KINDS, spaced.SCHEMES)
+    tokens = options.get("tokens")
+    spaced_tokens = tokens == "equally-spaced" or (tokens == "angles" and options["angles"].equally_spaced())
+    arc_on_circle = claim.quantity != "arc_spread" or options.get("d") == 2
+    if fields is None or not spaced_tokens or not arc_on_circle or claim.quantity not in spaced.QUANTITIES:
         return None
-    options = claim.options
     try:
         target = None if claim.target is None else from_sympy(claim.target)
-        numbers = {"beta": datum(options["beta"]), "strengths": [datum(v) for v in options["lambdas"]]}
     except (TreeError, TypeError, ValueError):
         return None
-    fields = {"attention": options["attention"], "geometry": options["geometry"], "n": options["n"]}
-    return {"form": spaced.FORM, "claim": claim.id, **fields, **numbers, "quantity": claim.quantity} | {
+    return {"form": spaced.FORM, "claim": claim.id, **fields, "n": options["n"], "quantity": claim.quantity} | {
         "property": claim.property,
         "target": target,
         "holds": holds,
@@ -55,20 +59,14 @@ def arc_statement(claim: DynamicsClaim, holds: bool) -> dict[str, Any] | None:
     """The kernel's `arc` statement that `arc_spread at-most b` from exact angles holds for all t (or, `holds` false,
     fails at t = 0: `certificates.kernel.arc`), or None outside it (scalar heads, no mask, no interaction, aligned
     values, numbers)."""
-    options = claim.options
-    given = options.get("angles")
+    given, fields = claim.options.get("angles"), scalar_heads(claim, arc.KINDS, arc.GEOMETRIES)
     if claim.quantity != "arc_spread" or claim.property != "at-most" or given is None or claim.target is None:
-        return None
-    plain = options.get("mask") is None and options.get("values", "aligned") == "aligned"
-    if not plain or "interaction" in options or options.get("heads") != "scalar" or claim.domains:
-        return None
-    if options.get("attention") not in arc.KINDS or options.get("geometry") not in arc.GEOMETRIES:
         return None
     try:
         angles = [["add", rational_tree(t.a), ["mul", rational_tree(t.b), ["pi"]]] for t in given.angles]
-        numbers = {"beta": datum(options["beta"]), "strengths": [datum(v) for v in options["lambdas"]]}
         bound = from_sympy(claim.target)
     except (TreeError, TypeError, ValueError):
         return None
-    fields = {"attention": options["attention"], "geometry": options["geometry"], **numbers}
+    if fields is None:
+        return None
     return {"form": arc.FORM, "claim": claim.id, **fields, "angles": angles, "bound": bound, "holds": holds}

@@ -160,7 +160,6 @@ def _refuted_at_a_point(claim: AsymptoticClaim, found: Setting, reference: sp.Ex
         }
         refuted = Outcome(Verdict.REFUTED, METHOD, witness=witness, notes=reason, finding=reason, details=details)
     return refuted
-    return None
 
 
 def _label(claim: AsymptoticClaim) -> str:

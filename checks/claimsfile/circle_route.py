@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 from flint import arb
-from headflow.certificates.claims.evaluation import EvaluationError, ball
+from headflow.certificates.claims.evaluation import ball
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.claims.symbolic import REDUCTION_OPERATIONS, exactly_zero
@@ -193,24 +193,15 @@ def _decided(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
 
 
 def _compare(value: _Value, target: sp.Expr, relation: str, ctx: Context) -> tuple[bool, str] | None:
-    """Whether Q(0) relation target: by balls that separate them, else by exact algebra when Q(0) is exact (equal),
-    else by balls of more bits (`given_start.separated`: a bound 10^-300 from Q(0) is settled, not left undecided)."""
-    try:
-        claimed = ball(target, {}, PRECISION)
-    except EvaluationError:
-        return None
-    with precision(PRECISION):
-        difference = value.ball - claimed
-    if difference > 0 or difference < 0:
-        above = bool(difference > 0)
-        return {"=": False, "<=": not above, ">=": above}[relation], "ball"
+    """Whether Q(0) relation target: by balls that separate them (`given_start.separated`: more bits while they do
+    not, Q(0)'s from its exact value where it has one), else equal by exact algebra when Q(0) is exact."""
+    found = separated(lambda bits: value.ball if value.exact is None else ball(value.exact, {}, bits), target)
+    if found is not None:
+        return {"=": False, "<=": not found[0], ">=": found[0]}[relation], "ball"
     if value.exact is None:
         return None
     zero, _ = exactly_zero(target - inert(value.exact), REDUCTION_OPERATIONS[ctx.profile])
-    if zero:
-        return True, "exact"
-    found = separated(lambda bits: ball(value.exact, {}, bits), target)  # not equal: more bits, until they separate
-    return None if found is None else ({"=": False, "<=": not found[0], ">=": found[0]}[relation], "ball")
+    return (True, "exact") if zero else None
 
 
 def _refuted(derivation: Derivation, details: dict[str, Any], by: str, reading: str) -> Outcome:

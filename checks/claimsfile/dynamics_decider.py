@@ -214,8 +214,7 @@ def _with_start_certificate(claim: DynamicsClaim, refuted: Outcome, ctx: Context
     states it (the observable below or above its bound at some time of [0, T], shown at the exact start; the chain's
     one step is replayed too), else the `start` certificate of the observables of merges and clusters
     (`given_start.start_certificate`) or the `arc` certificate of an arc spread (`arc_route.certificate`): the
-    refutation alone otherwise (its value at t = 0 is exact or a ball either
-    way)."""
+    refutation alone otherwise (its value at t = 0 is exact or a ball either way)."""
     path, _ = trajectory_certificates.certify(claim, True, ctx)
     directory = certificate_directory(ctx.certificate_dir)
     return refuted.with_certificate(

@@ -151,18 +151,18 @@ def refuted_at_start(claim: DynamicsClaim) -> Outcome | None:
     bound = exact(target, {})
     if claim.quantity in BALLS or bound is None:
         return _refuted_by_ball(claim, given.rows, target)
-    if claim.quantity in _OF_TRAJECTORY:
-        known = _trajectory_value(claim, given.rows)
-        if known is None:
-            return None
-        at_start = known
-    else:
-        radius = stated(options["radius"]) if "radius" in options else None
-        at_start = EXACT[claim.quantity](given.rows, radius)
-    holds = at_start <= bound if claim.property == "at-most" else at_start >= bound
-    if holds:
+    at_start = _start_value(claim, given.rows)
+    if at_start is None or (at_start <= bound if claim.property == "at-most" else at_start >= bound):
         return None
     return start_refutation(claim, bound, str(at_start), "exact", "the given tokens", METHOD)
+
+
+def _start_value(claim: DynamicsClaim, rows: Rows) -> Fraction | None:
+    """The exact value at t = 0 of a quantity of EXACT or _OF_TRAJECTORY (None where the start does not give it)."""
+    if claim.quantity in _OF_TRAJECTORY:
+        return _trajectory_value(claim, rows)
+    radius = stated(claim.options["radius"]) if "radius" in claim.options else None
+    return EXACT[claim.quantity](rows, radius)
 
 
 def separated(value_at: Callable[[int], arb | None], target: sp.Expr) -> tuple[bool, arb] | None:
@@ -198,12 +198,9 @@ def _refuted_by_ball(claim: DynamicsClaim, rows: Rows, target: sp.Expr) -> Outco
     own = claim.options.get("k")
     if claim.quantity in BALLS:
         found = separated(lambda bits: BALLS[claim.quantity](rows, None if own is None else Fraction(own)), target)
-    elif claim.quantity in _OF_TRAJECTORY:
-        known = _trajectory_value(claim, rows)
-        found = None if known is None else separated(lambda bits: _rational(known), target)
     else:
-        radius = stated(claim.options["radius"]) if "radius" in claim.options else None
-        found = separated(lambda bits: _rational(EXACT[claim.quantity](rows, radius)), target)
+        known = _start_value(claim, rows)  # exact, once; a ball of it at each precision
+        found = None if known is None else separated(lambda bits: _rational(known), target)
     if found is None:
         return None
     above, value = found
