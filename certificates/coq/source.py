@@ -74,7 +74,7 @@ def source(
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
         proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
-        if "hf_exp_pow" in proofs and "hf_exp_pow" not in lemmas:  # a factored proof's exponentials as powers
+        if ("hf_exp_pow" in proofs or "hf_product_" in proofs) and "hf_exp_pow" not in lemmas:  # powers, products
             lemmas += cuts.POWER
         body = lemmas + proofs
     return header(title, claim_id, sentence) + "\n" + body
@@ -179,7 +179,7 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
     by_factors = factoring.proof() if statement.name not in PROOFS and not roots else None
     tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])
-    proof.append(PROOFS.get(statement.name, f"  first [ {tactics} ]."))
+    proof.append(PROOFS.get(statement.name, cuts.closing(list(statement.cuts), f"first [ {tactics} ]")))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
