@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, roots
+from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, norms, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -119,7 +119,8 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     root_lemmas, opening = roots.proof(problem, f"unfold {', '.join(named)}; " if named else "", prec)
     bracketed = "".join(f"{line}\n" for line in opening)  # the guards, then each lambda_c root bounded
     lines += [root_lemmas, theorem] if root_lemmas else [theorem]
-    lines.append(f"Proof.\n{facts}{bracketed}{unfold}  repeat split.\n  all: {close}.\nQed.")
+    bounded = "".join(f"{line}\n" for line in norms.proof_lines(problem.norms))  # the operator norms' bounds
+    lines.append(f"Proof.\n{bounded}{facts}{bracketed}{unfold}  repeat split.\n  all: {close}.\nQed.")
     return "\n".join(lines) + "\n"
 
 

@@ -37,10 +37,11 @@ from fractions import Fraction
 from functools import partial, reduce, wraps
 from typing import Any
 
-from flint import arb
+from flint import arb, fmpq_mat
 
 from .exact_data import ExactConfiguration, attends
 from .exprtree import Tree, evaluate, fold, parse_rational, rational_tree, substitute
+from .operator_norm import max_operator_norm
 from .vocabulary import ATTENTION_KINDS, DIRECTION_GEOMETRIES, MIX_LN_PRE_SHARE
 
 Value = Fraction | list
@@ -176,8 +177,8 @@ class Chain:
         self.scores = [[[vector_dot(yi, matvec(M, yj)) for yj in y] for yi in y] for M in cfg.score_matrices]
         self.rows = [[matvec(W, yj) for yj in y] for W in cfg.values]
         self.built: dict[tuple[Any, ...], Any] = {}
-        #: Quantities with a ball and no tree (operator norms), by the symbol that stands for them (`measured`).
-        self.balls_only: dict[str, Callable[[], arb]] = {}
+        #: Quantities with a ball and no tree, max_k |P_k|_op of exact matrices, by their symbol (`measured`).
+        self.norms: dict[str, list[fmpq_mat]] = {}
 
     def define(self, name: str, v: Value) -> Value:
         """A rational stays itself; a tree gets a name, and the name's symbol stands for it."""
@@ -205,7 +206,7 @@ class Chain:
         """A value or nested lists of values (as the methods return them) as balls at the current precision, every
         definition evaluated once; ValueError when a value of the stated interaction is not a finite ball, or
         (normalized weights) not one > 0."""
-        env = {name: ball() for name, ball in self.balls_only.items()}
+        env = {name: max_operator_norm(matrices) for name, matrices in self.norms.items()}
         for name, tree in self.definitions:
             env[name] = _ball(tree, env)
             if name.startswith("phi_"):
@@ -224,8 +225,8 @@ class Chain:
         """A value or nested lists of values in another number type (`compiled_in`), as a function of env (the values
         of the tokens' symbols, when they are symbols): every definition evaluated once, in order, every tree walked
         once; the chain's error when it names a quantity with balls only."""
-        if self.balls_only:
-            raise ValueError(f"{', '.join(self.balls_only)} (an operator norm) has balls only, no exact value")
+        if self.norms:
+            raise ValueError(f"{', '.join(self.norms)} (an operator norm) has balls only, no exact value")
         definitions = [(name, compiled_in(tree, rational)) for name, tree in self.definitions]
         leaves = _nested(value, lambda v, _: compiled_in(tree_of(v), rational))
 
@@ -237,9 +238,10 @@ class Chain:
 
         return run
 
-    def measured(self, name: str, ball: Callable[[], arb]) -> Value:
-        """A quantity with a ball and no tree (an operator norm), as the symbol `name`: `balls` computes its ball."""
-        self.balls_only[name] = ball
+    def measured(self, name: str, matrices: list[fmpq_mat]) -> Value:
+        """max_k |P_k|_op of exact matrices (0 for none), a quantity with a ball and no tree, as the symbol `name`."""
+        self.norms[name] = matrices
+        return ["sym", name]
         return ["sym", name]
 
     @_once

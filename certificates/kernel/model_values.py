@@ -26,13 +26,15 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from flint import fmpq_mat
+
 from . import ball_model, recheck
 from .exact import precision, settling_sign
 from .exact_data import ExactConfiguration, dot
 from .masks import claim_mask
 from .model_chain import Chain, Value, add, matvec, mul, root, tree_of, vector_dot
 from .model_terms import NEGATED, OPERATORS, PAIRS, STATED, SUMS, TOKENS, Relation, Term
-from .operator_norm import max_cross_operator_norm, operator_norm, rational_matrix
+from .operator_norm import cross_products, rational_matrix
 
 #: The name of an exact witness of an existence claim of an equality.
 WITNESS = "model-configuration-exact"
@@ -144,8 +146,8 @@ class Trees:
         readers |= {"dR_dt": lambda: define("dR_dt", chain.order_parameter_rate)}
         readers |= {"norm_rate_i": lambda: define(f"dnx_{token}_dt", lambda: chain.token_norm_rate(token))}
         # the operator norms (balls only)
-        readers |= {"misalignment_h": lambda: chain.measured(f"mis_{head}", lambda: _misalignment(cfg, head))}
-        readers |= {"delta_op": lambda: chain.measured("delta_op", lambda: max_cross_operator_norm(cfg.score_matrices))}
+        readers |= {"misalignment_h": lambda: chain.measured(f"mis_{head}", [_misalignment(cfg, head)])}
+        readers |= {"delta_op": lambda: chain.measured("delta_op", cross_products(cfg.score_matrices))}
         return readers[name]()
 
 
@@ -165,9 +167,9 @@ def _arithmetic(op: str, term: Term, values: list[Any]) -> Any:
     return [add([a, b]) for a, b in zip(left, right, strict=True)] if term.vector else add([left, right])
 
 
-def _misalignment(cfg: ExactConfiguration, head: int) -> Any:
-    """|W_h - M_h|_op as a ball."""
-    return operator_norm(rational_matrix(cfg.values[head]) - rational_matrix(cfg.score_matrices[head]))
+def _misalignment(cfg: ExactConfiguration, head: int) -> fmpq_mat:
+    """W_h - M_h, exactly (misalignment_h is its operator norm)."""
+    return rational_matrix(cfg.values[head]) - rational_matrix(cfg.score_matrices[head])
 
 
 def given_rows(claim: Any, trees: Trees, at: dict[str, int]) -> list[tuple[Relation, dict[str, int], Value]]:

@@ -37,7 +37,16 @@ def operator_norm(P: Matrix | fmpq_mat) -> arb:
     return reduce(arb.max, (root.real for root, _ in roots)).nonnegative_part().sqrt()
 
 
+def cross_products(matrices: list[Matrix]) -> list[fmpq_mat]:
+    """M_h M_g for every ordered pair h != g, exactly."""
+    return [A * B for A, B in permutations(map(rational_matrix, matrices), 2)]
+
+
+def max_operator_norm(matrices: list[fmpq_mat]) -> arb:
+    """max_k |P_k|_op as a ball (exactly 0 for no matrix)."""
+    return reduce(arb.max, map(operator_norm, matrices), arb(0))
+
+
 def max_cross_operator_norm(matrices: list[Matrix]) -> arb:
     """max_{h != g} |M_h M_g|_op as a ball (exactly 0 for one head: no pair)."""
-    products = (A * B for A, B in permutations(map(rational_matrix, matrices), 2))
-    return reduce(arb.max, map(operator_norm, products), arb(0))
+    return max_operator_norm(cross_products(matrices))

@@ -45,7 +45,7 @@ from ..ball_model import stated_delta
 from ..derivatives import derivative
 from ..exact import ball_of, holds
 from ..exact_data import ExactConfiguration, dot
-from ..exprtree import fold, symbols
+from ..exprtree import fold, substitute, symbols
 from ..model_chain import Chain, add, mul, tree_of, vector_dot
 from ..model_statements import witness_configuration
 from ..model_terms import STATED
@@ -92,10 +92,20 @@ def witness_problem(claim: Any, payload: dict[str, Any]) -> PointProblem:
     lhs, rhs = (tree_of(chain.define(s, trees.tree(getattr(claim.relation, s), at))) for s in ("lhs", "rhs"))
     name = f"{claim.relation.text} {'holds' if claim.exists else 'fails'}{where(at)}: rhs - lhs {witnessed(claim)} 0"
     rows.append({"name": name, "expression": ["sub", rhs, lhs], "relation": witnessed(claim)})
-    if chain.balls_only:
-        why = "the largest singular value: eigenvalues have no formalization in Coq's stdlib, Interval or Coquelicot"
-        raise NotTranslatable(f"{', '.join(chain.balls_only)} (an operator norm) has balls only ({why})")
-    return PointProblem({}, rows, tuple(chain.definitions))
+    definitions, inlined = [], {}  # a definition that names an operator norm is written into the rows instead
+    for name, tree in chain.definitions:
+        if symbols(tree) & (set(chain.norms) | set(inlined)):
+            inlined[name] = substitute(tree, inlined)
+        else:
+            definitions.append((name, tree))
+    rows = [row | {"expression": substitute(row["expression"], inlined)} for row in rows]
+    norms = tuple((name, tuple(_exact(P) for P in matrices)) for name, matrices in chain.norms.items())
+    return PointProblem({}, rows, tuple(definitions), norms)
+
+
+def _exact(matrix: Any) -> list[list[Fraction]]:
+    """A python-flint rational matrix as rows of Fractions."""
+    return [[Fraction(int(q.p), int(q.q)) for q in row] for row in matrix.tolist()]
 
 
 def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ Symbol names become Coq identifiers unchanged when they are ones; any other name
 
 import re
 from fractions import Fraction
-from functools import partial
+from functools import partial, reduce
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -157,6 +157,9 @@ class PointProblem(NamedTuple):
     conditions: list[dict[str, Any]]
     #: Named subterms (name, tree) after the point, each over the point and the earlier names.
     definitions: tuple[tuple[str, Any], ...] = ()
+    #: Operator norms (name, exact matrices P_k): the name is max_k |P_k|_op (0 for none), bound in the Theorem by
+    #: the definition of each |P_k|_op (`opnorm_binders`); no definition names it.
+    norms: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
 
 class UniversalStatement(NamedTuple):
@@ -211,8 +214,29 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
         conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
-    statement = bound_roots(roots, " /\\\n  ".join(conjuncts), exists=True)
+    statement = opnorm_binders(problem.norms) + bound_roots(roots, " /\\\n  ".join(conjuncts), exists=True)
     return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
+
+
+def opnorm_binders(norms: tuple[tuple[str, tuple[Any, ...]], ...]) -> str:
+    """`forall s : R, 0 <= s /\\ B s /\\ (forall b : R, 0 <= b -> B b -> s <= b) ->` for each matrix P_k of each norm
+    (B b: |P v|^2 <= b^2 |v|^2 for every v; so s is the least such b, |P_k|_op: the definition, which the theorem
+    assumes and every matrix meets), then `forall name : R, name = Rmax (...) ->` the largest of them (0 for none)."""
+    text = ""
+    for name, matrices in norms:
+        parts = [f"{identifier(name)}'{k}" for k in range(len(matrices))]
+        for part, matrix in zip(parts, matrices, strict=True):
+            v = [f"v{j}" for j in range(len(matrix[0]))]
+            image = " + ".join(
+                "(" + " + ".join(f"{real(p)} * {x}" for p, x in zip(row, v, strict=True)) + ") ^ 2" for row in matrix
+            )
+            norm = " + ".join(f"{x} ^ 2" for x in v)
+            bound = f"(forall {' '.join(v)} : R, {image} <= {{0}} ^ 2 * ({norm}))"
+            text += f"forall {part} : R, 0 <= {part} /\\ {bound.format(part)} /\\\n  "
+            text += f"(forall b : R, 0 <= b -> {bound.format('b')} -> {part} <= b) ->\n  "
+        largest = reduce(lambda a, b: f"(Rmax {a} {b})", parts) if parts else "0"
+        text += f"forall {identifier(name)} : R, {identifier(name)} = {largest} ->\n  "
+    return text
 
 
 def binders(statement: UniversalStatement) -> list[tuple[list[str], str]]:

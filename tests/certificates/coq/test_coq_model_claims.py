@@ -197,12 +197,6 @@ def test_a_configuration_past_the_cap_is_not_translated() -> None:
         rate_problem("energy_rate", "<", cfg, {})
 
 
-def test_a_quantity_with_balls_only_is_named() -> None:
-    toml = '[[claim]]\nid = "norm"\nkind = "model"\nlhs = "delta_op + 1"\nop = "<="\nrhs = "0"\n'
-    with pytest.raises(NotTranslatable, match="delta_op"):
-        witness_problem(_claim(toml), {"configuration": _record([X0, GENUINE], "usa"), "at": {}})
-
-
 # ---------------------------------------------------------------- Coq
 
 
