@@ -169,15 +169,20 @@ def facts(
             for q, p in powers
             for a, b in pairs
         ]
-        + (_products(atoms) if powers or any(a.startswith("(ln ") for a in atoms) else [])
+        + (_products(atoms) if multiplied(cuts, atoms) else [])
     )
+
+
+def multiplied(cuts: list[dict[str, Any]], atoms: list[str]) -> bool:
+    """Whether the proof orders products of atoms (`_products`): with power cuts, or an atom exp(ln x) (a power x^a
+    is exp(a ln x))."""
+    return any(cut["kind"] == "power" for cut in cuts) or any(a.startswith("(ln ") for a in atoms)
 
 
 def _products(atoms: list[str]) -> list[str]:
     """Proof lines that order the product of every two atoms' exponentials against a third's (or 1) where nra orders
-    the exponents, exp(ln x) written x, then drop the equivalences: n^gamma <= n^(-1/2) n, a power cut's consequence
-    that nra does not find (it would divide u^2 <= N = r^2 N^2 by u + r N), and with the equivalences nra searches for
-    minutes (measured: 95 s, and 2 s without them, on `long-context.self-weight.subcritical`)."""
+    the exponents, exp(ln x) written x: n^gamma <= n^(-1/2) n, a power cut's consequence that nra does not find (it
+    would divide u^2 <= N = r^2 N^2 by u + r N)."""
     lines = []
     for k, a in enumerate(atoms):
         for b in atoms[k:]:
@@ -187,14 +192,14 @@ def _products(atoms: list[str]) -> list[str]:
                         f"  try (let h := fresh in assert (h : {fact}) by (apply hf_product_{lemma}; "
                         f"{_ORDER_ONLY} nra); rewrite ?exp_0, ?exp_ln in h by lra)."
                     )
-    return [*lines, "  repeat match goal with h : _ <-> _ |- _ => clear h end."]
+    return lines
 
 
-def closing(cuts: list[dict[str, Any]], tactic: str) -> str:
-    """The proof's last line, `tactic` (a goal closer); with power cuts, first without the power facts where the
-    products (`_products`) suffice: nra's search grows with every hypothesis (47 s with them, 1 s without, measured on
-    `long-context.self-weight.subcritical`)."""
-    if not any(cut["kind"] == "power" for cut in cuts):
+def closing(cuts: list[dict[str, Any]], atoms: list[str], tactic: str) -> str:
+    """The proof's last line, `tactic` (a goal closer); where the proof orders products, first without the power
+    facts and the equivalences where the products suffice: nra's search grows with every hypothesis (47 s with them,
+    1 s without, measured on `long-context.self-weight.subcritical`), and some proofs need the equivalences."""
+    if not multiplied(cuts, atoms):
         return f"  {tactic}."
-    dropped = "repeat match goal with h : exp _ ^ _ <= exp _ ^ _ |- _ => clear h end"
+    dropped = "repeat match goal with h : exp _ ^ _ <= exp _ ^ _ |- _ => clear h | h : _ <-> _ |- _ => clear h end"
     return f"  first [ ({dropped}; {tactic}) | {tactic} ]."

@@ -180,7 +180,7 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
     by_factors = factoring.proof() if statement.name not in PROOFS and not roots else None
     tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])
-    proof.append(PROOFS.get(statement.name, cuts.closing(list(statement.cuts), f"first [ {tactics} ]")))
+    proof.append(PROOFS.get(statement.name, cuts.closing(list(statement.cuts), exps, f"first [ {tactics} ]")))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 
