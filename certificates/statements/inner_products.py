@@ -135,8 +135,12 @@ class GramObligation:
 
 
 def listed_model(fields: dict[str, Any]) -> dict[str, Any]:
-    """The model statement of claims-file `fields`, less the statement fields `fields["open"]` names."""
-    body = model_body({key: value for key, value in fields.items() if key != "open"})
+    """The model statement of claims-file `fields`, less the statement fields `fields["open"]` names; with `scheme`, a
+    normalization scheme's statement (which no claims-file model claim states, `pointwise.SCHEMES`): the sphere's
+    with the scheme's geometry, its tokens' norms free (the directions x/|x| are unit by construction)."""
+    body = model_body({key: value for key, value in fields.items() if key not in ("open", "scheme")})
+    if "scheme" in fields:
+        body |= {"geometry": fields["scheme"], "hypotheses": [h for h in body["hypotheses"] if h != "unit-tokens"]}
     return {key: value for key, value in body.items() if key not in fields.get("open", ())}
 
 

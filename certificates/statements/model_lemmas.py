@@ -13,11 +13,14 @@ interaction.
 from __future__ import annotations
 
 from headflow.certificates.statements.energy_identities import (
+    GRADIENT,
     JOINED,
     ORTHOGONAL,
+    SETTING,
     SPHERE,
     SPHERE_TOKEN,
     VJ,
+    VK,
     XJ,
     XK,
     gradient_obligation,
@@ -26,12 +29,22 @@ from headflow.certificates.statements.inner_products import (
     PU,
     SPACE,
     GramObligation,
+    U,
+    VectorTree,
+    W,
     X,
     inner,
     model_fields,
     vanishes_at,
 )
+from headflow.certificates.statements.pointwise import SCHEMES
+from headflow.identities.closed_forms import tangent_projection
 
+#: A scheme's token z, its velocity zdot and s = 1/|z|; its direction y = s z moves with s P_y zdot (given s' = -s^3
+#: <z, zdot>), stated against every constant w; and a positive speed sigma times P_x u paired with u.
+Z, ZDOT, S, SIGMA = VectorTree(["vec", "z"]), VectorTree(["vec", "zdot"]), ["sym", "s"], ["sym", "sigma"]
+DIRECTION = (["rate", ["mul", S, inner(Z, W)]], ["mul", S, inner(tangent_projection(S * Z, ZDOT, inner), W)])
+SPEED = (inner(SIGMA * PU, U), ["mul", SIGMA, inner(PU, PU)])
 #: The fields a lemma about every kind of weight leaves open.
 ANY_WEIGHTS = ("attention", "beta", "interaction", "energy")
 #: What the softmax statements define and their first identity says.
@@ -127,6 +140,28 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
                 assume=["symmetric-scores", "aligned-values", "orthogonal-heads"],
                 open=(*ANY_WEIGHTS, "mask"),
             ),
+        ),
+    ),
+    "lemma.scheme-energy": GramObligation(
+        f"{SETTING.replace('tokens x_1', 'unit directions x_1')}; (2) for a vector z != 0 moving with velocity zdot "
+        "and s = 1/|z|, s' = -s^3 <z, zdot> (the derivative of 1/|z|): d/dt (s <z, w>) = s <P_y zdot, w> for every "
+        "constant w, y = s z, P_y u = u - <u, y> y (the direction's velocity is P_y zdot / |z|); (3) for a unit x, a "
+        "real sigma and a vector u: <sigma P_x u, u> = sigma <P_x u, P_x u>. Not re-checked: the definitions above, "
+        "each scheme's update and the speed it gives its directions (docs/models.md; by (2), y_j' = sigma_j P_(y_j) "
+        "v_j(Y) with sigma_j = 1/r_j under pre-ln and mix-ln, 1/(r_j |v_j|) under peri-ln, 1/|v_j| under ngpt, each > "
+        "0 where the flow is defined), that the energy is that of the unit directions y_j = x_j/|x_j| (of x_j under "
+        "ngpt, which keeps them unit) with their velocities, and bilinearity over the finite sums; so dE/dt = (1/n^2) "
+        "sum_j <y_j', n v_j> = (1/n) sum_j sigma_j |P_(y_j) v_j|^2 >= 0 (usa), and with one softmax head (W = M, v_j "
+        "= M xbar_j) dE/dt = (1/n^2) sum_j Z_j sigma_j |P_(y_j) v_j|^2 >= 0 (Z_j > 0, the softmax gradient lemma)",
+        (GRADIENT, DIRECTION, SPEED),
+        unit=("x",),
+        symmetric=("M",),
+        velocities=(("xj", VJ.tree), ("xk", VK.tree), ("z", ZDOT.tree)),
+        rates=(("s", ["mul", ["rat", "-1"], ["pow", S, 3], inner(Z, ZDOT)]),),
+        models=tuple(
+            model_fields("dE_dt", ">=", "0", scheme=scheme, assume=["symmetric-scores", "aligned-values"], **kind)
+            for scheme in SCHEMES
+            for kind in ({}, {"attention": "softmax", "given": ["H <= 1"]})
         ),
     ),
     "lemma.interaction-energy-rate": gradient_obligation(

@@ -35,8 +35,10 @@ from headflow.certificates.model_quantities import MODEL_QUANTITIES
 from headflow.certificates.statements.dynamics import VALUE_HYPOTHESES, searched_quantity
 from headflow.certificates.statements.model import statement_data
 
-#: The geometries a model claim is about (the normalization schemes have no model claims).
+#: The geometries a model claim is about (the normalization schemes have no model claims), and the schemes, whose
+#: pointwise statement a certificate may state (`proof`: their directions' energy, `checks.claimsfile.scheme_energy`).
 GEOMETRIES = ("sphere", "flat")
+SCHEMES = ("pre-ln", "peri-ln", "mix-ln", "ngpt")
 #: The properties a pointwise statement implies (the invariant regions `stays-non-negative`, `stays-at-least`: from the
 #: statements of `region_claims`).
 PROPERTIES = ("non-decreasing", "non-negative")
@@ -76,7 +78,11 @@ def pointwise_term(claim: DynamicsClaim) -> Term | None:
 
 
 def pointwise_claim(
-    claim: DynamicsClaim, relation: Relation | None = None, given: tuple[Relation, ...] = (), suffix: str = SUFFIX
+    claim: DynamicsClaim,
+    relation: Relation | None = None,
+    given: tuple[Relation, ...] = (),
+    suffix: str = SUFFIX,
+    schemes: bool = False,
 ) -> ModelClaim | None:
     """The model claim `term >= 0` at every configuration of the claim's model with its n, d, H and exact beta
     (beta < 0: every beta < 0), or None when the claim is not a closed claim of a property a pointwise statement
@@ -90,7 +96,7 @@ def pointwise_claim(
     sizes = Sizes({k: options[k] for k in ("n", "d", "H")}, {k: options[k] for k in ("n", "d", "H")})
     if beta > 0:
         sizes = Sizes(sizes.low, sizes.high, (beta, beta, False, False))
-    return _built(claim, sizes, "negative" if beta < 0 else "positive", relation, given, suffix)
+    return _built(claim, sizes, "negative" if beta < 0 else "positive", relation, given, suffix, schemes)
 
 
 def general_pointwise_claim(
@@ -159,11 +165,12 @@ def _built(
     relation: Relation | None = None,
     given: tuple[Relation, ...] = (),
     suffix: str = SUFFIX,
+    schemes: bool = False,
 ) -> ModelClaim | None:
     options = claim.options
     term = pointwise_term(claim) if relation is None else relation.lhs
     hypotheses = _hypotheses(options)
-    if term is None or hypotheses is None or options["geometry"] not in GEOMETRIES:
+    if term is None or hypotheses is None or options["geometry"] not in GEOMETRIES + SCHEMES * schemes:
         return None
     interaction = options.get("interaction")
     if interaction is not None and any(name.startswith("entropy") for name in term.names):
@@ -283,4 +290,5 @@ def proof(claim: DynamicsClaim) -> dict[str, Any] | None:
     regions = region_claims(claim, None) if claim.property in REGION_PROPERTIES and not claim.exists else []
     monotone = [model for route, model in regions if route == "monotone"]
     model = pointwise_claim(claim) or general_pointwise_claim(claim) or next(iter(monotone), None)
+    model = model or pointwise_claim(claim, schemes=True)  # a scheme's: a statement only (no model claim decides it)
     return None if model is None else statement_data(model) | {"claim": claim.id}

@@ -1,20 +1,23 @@
 """The exact route for the energy under the normalization schemes: PROVED non-decreasing where it is a gradient.
 
 It applies to `energy` claims with property `non-decreasing` (the energy of all heads, not one head's) under Pre-LN,
-Peri-LN, Mix-LN or nGPT, heads of a family whose every member has symmetric scores, W_h = M_h, no mask, the
-paper's weights exp(beta s) with beta != 0, and usa attention (any number of heads) or softmax with one head. There
-`identities.scheme_energy` derives dE/dt as a sum of terms c_k sigma_k |P⊥_{y_k} v_k|^2 >= 0 (the directions move
-along the Post-LN field times the scheme's positive speed). Elsewhere — several softmax heads, heads without
-symmetric scores, other values, a mask — the claim is false in general, and the float search with its certified
-witnesses (`dynamics_decider`) decides it; this route returns None there.
+Peri-LN, Mix-LN or nGPT, heads of a family whose every member has symmetric scores, W_h = M_h, no mask, the paper's
+weights exp(beta s) with beta != 0, and usa attention (any number of heads) or softmax with one head. There
+`identities.scheme_energy` derives dE/dt as a sum of terms c_k sigma_k |P⊥_{y_k} v_k|^2 >= 0 (the directions move along
+the Post-LN field times the scheme's positive speed), and a PROVED verdict carries the `gram` certificate of
+`lemma.scheme-energy` (`certificates.statements.model_lemmas`), whose identities the kernel and Coq re-check. Elsewhere
+— several softmax heads, heads without symmetric scores, other values, a mask — the claim is false in general, and the
+float search with its certified witnesses (`dynamics_decider`) decides it; this route returns None there.
 """
 
 from __future__ import annotations
 
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.families import HEAD_FAMILIES
+from headflow.certificates.provers import gram_identities
+from headflow.certificates.store import certificate_directory
 from headflow.checks.registry import Context
-from headflow.checks.verdicts import Outcome, derived
+from headflow.checks.verdicts import Outcome, Verdict, derived
 from headflow.identities import scheme_energy
 from headflow.identities.derivation import Derivation
 
@@ -52,4 +55,8 @@ def decide_scheme_energy(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     )
     sign = "positive" if options["beta"] > 0 else "negative"
     scheme_energy.energy_rate(derivation, options["geometry"], options["attention"], options["H"], sign)
-    return derived(derivation, METHOD, {"geometry": options["geometry"], "heads": options["H"]})
+    outcome = derived(derivation, METHOD, {"geometry": options["geometry"], "heads": options["H"]})
+    if outcome.verdict is not Verdict.PROVED:
+        return outcome
+    directory = certificate_directory(ctx.certificate_dir)
+    return outcome.with_certificate(gram_identities.certify_pointwise(claim, directory))

@@ -10,6 +10,7 @@ needs).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.schema import DynamicsClaim
 from headflow.certificates.coq.source import source
-from headflow.certificates.kernel import registry_statements
+from headflow.certificates.kernel import inner_products, registry_statements
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
+from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.gram_identities import certify_model, certify_pointwise
 from headflow.certificates.statements.model_lemmas import MODEL_LEMMAS
@@ -44,6 +46,9 @@ CITED = {
     ("interactions", "energy-monotone-shifted-exp"): "lemma.interaction-energy-rate",
     ("literature", "crmb.general-interaction-energy-monotone"): "lemma.interaction-energy-rate",
     ("literature", "kuramoto.energy-monotone"): "lemma.interaction-energy-rate",
+    ("normalization", "pre-ln.energy-non-decreasing"): "lemma.scheme-energy",
+    ("normalization", "mix-ln.softmax-energy-non-decreasing"): "lemma.scheme-energy",
+    ("literature", "kgpr.pre-ln-energy-monotone"): "lemma.scheme-energy",
 }
 
 
@@ -107,6 +112,48 @@ NOT_IMPLIED = {
 }
 
 
+SCHEME = """
+[[claim]]
+id = "scheme"
+kind = "dynamics"
+quantity = "energy"
+property = "non-decreasing"
+tokens = "random-sphere"
+n = 3
+d = 2
+beta = 1.0
+{fields}"""
+#: Scheme energy claims the scheme lemma does not imply (each false, or not what it states).
+SCHEME_NOT_IMPLIED = {
+    "two softmax heads": 'geometry = "peri-ln"\nattention = "softmax"\nheads = "random-symmetric"\nH = 2',
+    "heads without symmetric scores": 'geometry = "pre-ln"\nheads = "random-general"\nH = 2',
+    "the values not aligned": 'geometry = "mix-ln"\nheads = "random-symmetric"\nvalues = "identity"\nH = 1',
+    "one head's energy": 'geometry = "pre-ln"\nheads = "random-symmetric"\nhead = 1\nH = 2',
+}
+
+
+@pytest.mark.parametrize("attack", SCHEME_NOT_IMPLIED)
+def test_a_scheme_energy_claim_the_lemma_does_not_imply_gets_no_certificate(attack: str, tmp_path: Path) -> None:
+    assert certify_pointwise(_claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED[attack])), tmp_path) is None
+
+
+@pytest.mark.parametrize("scheme", ["pre-ln", "peri-ln", "mix-ln", "ngpt"])
+def test_every_scheme_energy_claim_of_usa_heads_carries_the_scheme_lemma(scheme: str, tmp_path: Path) -> None:
+    text = SCHEME.format(fields=f'geometry = "{scheme}"\nheads = "random-symmetric"\nH = 2')
+    path = certify_pointwise(_claim(text), tmp_path)
+    assert path is not None and "which follows from lemma.scheme-energy" in check_file(path).proved
+    assert recheck(path, claims={"scheme": _claim(text)}, read_claim=True).ok
+
+
+def test_a_wrong_speed_identity_fails_the_kernel() -> None:
+    # sigma^2 in place of sigma: <sigma P u, u> = sigma^2 |P u|^2 is no identity
+    lemma = MODEL_LEMMAS["lemma.scheme-energy"]
+    gradient, direction, (lhs, rhs) = lemma.identities
+    wrong = dataclasses.replace(lemma, identities=(gradient, direction, (lhs, ["mul", ["sym", "sigma"], rhs])))
+    with pytest.raises(Rejected):
+        inner_products.check(wrong.entry(), "lemma.scheme-energy", {}, 0)
+
+
 @pytest.mark.parametrize("attack", NOT_IMPLIED)
 def test_a_statement_no_lemma_implies_gets_no_certificate(attack: str, tmp_path: Path) -> None:
     assert certify_model(_claim(MODEL.format(fields=NOT_IMPLIED[attack])), tmp_path) is None
@@ -168,6 +215,7 @@ def test_every_lemma_states_the_fields_it_needs() -> None:
 
 
 COQ = {
+    "lemma.scheme-energy": ("normalization", "pre-ln.energy-non-decreasing"),
     "lemma.softmax-one-head": ("literature", "gl-pr.sa-one-head-energy-monotone"),
     "lemma.interaction-energy-rate": ("literature", "crmb.general-interaction-energy-monotone"),
 }
