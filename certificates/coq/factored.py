@@ -36,8 +36,8 @@ class _Atoms:
     """The exp and ln atoms of a statement, each exp a power of one atom per class of exponents with rational ratios,
     with the Coq text of each and of the rewriting of the statement's own exponentials into those powers."""
 
-    def __init__(self, statement: UniversalStatement) -> None:
-        self.integers = statement.integers
+    def __init__(self, statement: UniversalStatement, representatives: tuple[Any, ...] = ()) -> None:
+        self.integers, self.representatives = statement.integers, representatives
         self.trees: dict[str, Any] = {}  # SymPy symbol's name -> the tree it stands for (a variable, exp, ln)
         self.exponents: list[tuple[sp.Expr, str, Any]] = []  # every exp argument: (SymPy, Coq text, tree)
         self.values: dict[sp.Symbol, Any] = {}  # atom symbol -> SymPy expression of its value in the variables
@@ -76,6 +76,8 @@ class _Atoms:
                 groups.append([(exponent, text, tree, Fraction(1))])
         for group in groups:
             (first, _, tree, _), m = group[0], math.lcm(*(r.denominator for *_, r in group))
+            equal = (t for t in self.representatives if sp.cancel(self.sympy(t, plain=True) - first) == 0)
+            tree = next(equal, tree)  # the exponent as the proof's atom facts write it (`source._atom_facts`)
             atom = sp.Symbol(f"x{len(self.bases)}", positive=True)
             self.bases.append((first / m, atom))
             self.trees[atom.name] = ["exp", tree if m == 1 else ["div", tree, ["rat", str(m)]]]
@@ -149,12 +151,31 @@ def _point(statement: UniversalStatement, atoms: _Atoms) -> dict[sp.Symbol, floa
 
 
 def _relation_value(tree: Any, atoms: _Atoms) -> Any:
-    """A test of a hypothesis at a point (a relation between terms), None if it is not one."""
+    """A test of a hypothesis at a point (a relation between terms), None if it is not one; a side lambda_c(n, beta)
+    (a variable's bound, `past_root`) is the root u_c / beta of (u - 2) e^u = (n - 1)(u + 2), u_c > 2, in floats."""
     compare = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__}
     if not isinstance(tree, list) or tree[0] not in compare:
         return None
-    left, right = atoms.sympy(expanded(tree[1]), plain=True), atoms.sympy(expanded(tree[2]), plain=True)
-    return lambda point: compare[tree[0]](_value(left, point), _value(right, point))
+    left, right = (_side(expanded(side), atoms) for side in tree[1:3])
+    return lambda point: compare[tree[0]](left(point), right(point))
+
+
+def _side(tree: Any, atoms: _Atoms) -> Any:
+    """A term as a function of the point (floats)."""
+    if isinstance(tree, list) and tree[:1] == ["lambda_c"]:
+        n, beta = (_side(argument, atoms) for argument in tree[1:3])
+        return lambda point: _root_u(n(point)) / beta(point)
+    expr = atoms.sympy(tree, plain=True)
+    return lambda point: _value(expr, point)
+
+
+def _root_u(n: float) -> float:
+    """u_c > 2 with (u - 2) e^u = (n - 1)(u + 2) (n > 1), by bisection on (2, n + 3)."""
+    low, high = 2.0, n + 3.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if (middle - 2) * math.exp(middle) < (n - 1) * (middle + 2) else (low, middle)
+    return low
 
 
 def _value(expr: sp.Expr, point: dict[sp.Symbol, float]) -> float:
@@ -172,8 +193,10 @@ class Factoring:
     """The factored proofs of one universal statement: its atoms and a point of its domain, found once for the
     statement's goal and for every power cut's premise the proof poses (one per ordered pair of atoms and cut)."""
 
-    def __init__(self, statement: UniversalStatement) -> None:
-        self.statement, self.atoms, self.parts = statement, _Atoms(statement), []
+    def __init__(self, statement: UniversalStatement, representatives: tuple[Any, ...] = ()) -> None:
+        """`representatives`: the exponents (trees) the proof writes each exponential with, first the one an equal
+        exponent is rewritten into (`source._atom_facts`), so that the proposal names the atoms the goal has."""
+        self.statement, self.atoms, self.parts = statement, _Atoms(statement, representatives), []
 
     @functools.cached_property
     def point(self) -> dict[sp.Symbol, float] | None:

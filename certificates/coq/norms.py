@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 from headflow.certificates.kernel.coq.statements import identifier, real
-from headflow.certificates.kernel.exact import precision
+from headflow.certificates.kernel.exact import exact_value, precision
 from headflow.certificates.kernel.operator_norm import operator_norm
 
 Matrix = Sequence[Sequence[Fraction]]
@@ -58,8 +58,7 @@ def _upper(P: Matrix) -> tuple[Fraction, list[list[Fraction]], list[Fraction]]:
     G = _gram(P)
     with precision(BITS):
         bound = operator_norm(P).upper()
-    mantissa, exponent = bound.man_exp() if bound != 0 else (0, 0)
-    b = Fraction(math.ceil(Fraction(int(mantissa)) * Fraction(2) ** int(exponent) * 2**DIGITS), 2**DIGITS)
+    b = Fraction(math.ceil(exact_value(bound) * 2**DIGITS), 2**DIGITS)
     for _ in range(8):
         shifted = [[b * b * (i == j) - G[i][j] for j in range(len(G))] for i in range(len(G))]
         if (found := ldl(shifted)) is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, norms, roots
+from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, norms, past_root, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -74,6 +74,7 @@ def source(
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
         proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
+        lemmas += past_root.LEMMAS if "hf_past_root" in proofs else ""
         if ("hf_exp_pow" in proofs or "hf_product_" in proofs) and "hf_exp_pow" not in lemmas:  # powers, products
             lemmas += cuts.POWER
         body = lemmas + proofs
@@ -154,13 +155,21 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     if (trigonometric := circle.proof(statement)) is not None:
         return f"{text}\nProof.\n{trigonometric}\nQed.\n"
     names = [name for group, _ in binders(statement) for name in group]
-    labels = [f"h{k}" for k in range(len(statement.hypotheses))]
     roots: list[tuple[str, ...]] = []
-    for tree in [*statement.hypotheses, statement.goal]:  # the roots in the order the statement binds them
+    labels, named = [], []  # each hypothesis, after the lambda_c roots it names (bound just before it)
+    for k, tree in enumerate(statement.hypotheses):  # the roots in the order the statement binds them
+        before = len(roots)
         formula(tree, statement.integers, roots)
+        new = [r for r in range(before, len(roots)) if len(roots[r]) == 2]
+        labels += [f"lambda_c'{r} (hr{r}b & hr{r}u & hr{r}e)" for r in new] + [f"h{k}"]
+        named.append(new[0] if len(new) == 1 else -1)
+    bound = len(roots)
+    formula(statement.goal, statement.integers, roots)
     lambertw = [k for k, root in enumerate(roots) if len(root) == 1]  # w with w e^w = z, before the hypotheses
     intros = " ".join(names + [f"lambertw'{k} [hw{k}l hw{k}e]" for k in lambertw] + labels)
-    opened = [f"  intros lambda_c'{k} (hr{k}b & hr{k}u & hr{k}e)." for k in range(len(roots)) if k not in lambertw]
+    opened = [
+        f"  intros lambda_c'{k} (hr{k}b & hr{k}u & hr{k}e)." for k in range(bound, len(roots)) if k not in lambertw
+    ]
     if opened:
         opened.insert(0, "  split; [ hf_decide | ].")
     atoms = [f"lambertw'{k}" if k in lambertw else f"(lambda_c'{k} * {root[1]})" for k, root in enumerate(roots)]
@@ -171,14 +180,16 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
         lean = _lean(formulas, statement.integers, roots, facts, exps)
         return text + "\nProof.\n" + "\n".join([f"  intros {intros}.", *opened, *lean]) + "\nQed.\n"
 
-    factoring = factored.Factoring(statement)  # its atoms and a point of the domain, once for the goal and every cut
+    exponents = tuple(trees[e] for e in exps if e in trees)  # each exponential's atom, as the facts rewrite them
+    factoring = factored.Factoring(statement, exponents)  # its atoms and a domain point, for the goal and every cut
 
     def premise(a: str, b: str, q: int, p: int) -> str | None:
         return factoring.premise(trees[a], trees[b], q, p) if a in trees and b in trees else None
 
     cut_facts = cuts.facts(list(statement.cuts), exps, first_cut, premise)
-    proof = [f"  intros {intros}." if intros else "", *opened, *facts, *cut_facts]
-    by_factors = factoring.proof() if statement.name not in PROOFS and not roots else None
+    past = past_root.facts(list(statement.hypotheses), roots, named, statement.integers)
+    proof = [f"  intros {intros}." if intros else "", *opened, *past, *facts, *cut_facts]
+    by_factors = factoring.proof() if statement.name not in PROOFS and len(roots) == bound else None
     tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])
     proof.append(PROOFS.get(statement.name, cuts.closing(list(statement.cuts), exps, f"first [ {tactics} ]")))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"

@@ -1,5 +1,6 @@
 """Certificates of Jensen's inequality over the heads (form `jensen`, `certificates.kernel.jensen`): the convexity
-F'' >= 0 (> 0) of the claim's per-head term on its domain, by the smt cuts the limit prover finds for a relation
+F'' >= 0 (> 0) of the claim's per-head term on its domain (for a strict claim where F'' > 0 fails at an end of it,
+F'' >= 0 on it and F'' > 0 inside), by the smt cuts the limit prover finds for a relation
 (`limits.proved_cuts`: products and powers of the exponentials, else Taylor cuts). The writer runs the kernel's check
 first and writes nothing it would reject.
 """
@@ -23,10 +24,14 @@ def certify(claim: InequalityClaim, directory: Path) -> str | None:
     it, no cuts prove the convexity or the kernel refuses it."""
     try:
         stated = statement(claim)
-        cuts = None if stated is None else proved_cuts([jensen.convexity(stated)])
-        if stated is None or cuts is None:
+        if stated is None:
             return None
-        jensen.check(stated, claim.id, "smt", {"cuts": cuts[0]}, SECONDS)
+        for interior in (False, True)[: 1 + (stated["op"] == ">")]:  # a strict claim: F'' > 0 inside, if not on I
+            cuts = proved_cuts(jensen.convexity(stated, interior))
+            if cuts is not None:
+                payload = {"cuts": cuts[0]} | ({"interior": cuts[1]} if interior else {})
+                jensen.check(stated, claim.id, "smt", payload, SECONDS)
+                return str(write_certificate(directory, claim.id, "smt", payload, embedded(claim), stated))
     except (Rejected, NotEncodable):
         return None
-    return str(write_certificate(directory, claim.id, "smt", {"cuts": cuts[0]}, embedded(claim), stated))
+    return None

@@ -39,8 +39,10 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, PointProblem(rational_map(payload["point"], "point"), payload["conditions"])
     if form in (("real", None, "smt"), ("real", None, "interval-cover")):
         return checked.proved, _relation(statement, claim_id, payload)
-    if form == (JENSEN, None, "smt"):  # the built convexity F'' >= 0 (Jensen's step is cited)
-        return checked.proved, _relation(convexity(statement), claim_id, payload)
+    if form == (JENSEN, None, "smt"):  # the built convexity F'' >= 0, or also F'' > 0 inside (Jensen's step is cited)
+        cuts = [payload["cuts"], *([payload["interior"]] if "interior" in payload else [])]
+        built = zip(convexity(statement, "interior" in payload), cuts, strict=True)
+        return checked.proved, [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
     if form in ((LIMIT, None, "smt"), (PUNCTURED, None, "smt")):  # the built relations, each with its cuts, by place
         relations = limit_relations if form[0] == LIMIT else punctured_relations
         built = zip(relations(statement), payload["cuts"], strict=True)

@@ -254,10 +254,13 @@ def _universal(statement: UniversalStatement) -> str:
     kernel's SMT encoding)."""
     quantified = "".join(f"forall {' '.join(names)} : {kind},\n  " for names, kind in binders(statement))
     roots: Roots = []
-    shown = "".join(f"{formula(h, statement.integers, roots)} ->\n  " for h in statement.hypotheses)
-    if any(len(root) == 2 for root in roots):  # its guards would need the hypotheses it sits in
-        raise NotTranslatable("lambda_c in a variable's bound")
-    goal = bound_roots(roots, formula(statement.goal, statement.integers, roots))
+    shown = ""
+    for hypothesis in statement.hypotheses:  # a lambda_c root a hypothesis names is bound just before it
+        before, text = len(roots), formula(hypothesis, statement.integers, roots)
+        shown += "".join(binder(k, roots[k]) for k in range(before, len(roots)) if len(roots[k]) == 2)
+        shown += f"{text} ->\n  "
+    bound = len(roots)
+    goal = bound_roots(roots, formula(statement.goal, statement.integers, roots), first=bound)
     early = "".join(binder(k, root) for k, root in enumerate(roots) if len(root) == 1)
     return f"Theorem {theorem_name(statement.name)} :\n  {quantified}{early}{shown}{goal}."
 
@@ -267,17 +270,18 @@ def binder(k: int, root: tuple[str, ...]) -> str:
     return "forall {0}'{1} : R, is_{0} {2} {0}'{1} ->\n  ".format(ROOTS[len(root)], k, " ".join(root))
 
 
-def bound_roots(roots: Roots, goal: str, exists: bool = False) -> str:
+def bound_roots(roots: Roots, goal: str, exists: bool = False, first: int = 0) -> str:
     """`goal` with the lambda_c roots (n, beta) it names bound: `(0 < n - 1 and 0 < beta) and forall r : R,
     is_lambda_c n beta r -> goal` (for n > 1, beta > 0 the root exists and is unique: the prelude's equation, the
     kernel's SMT encoding and its enclosure `lambda_c.enclose`), with `exists` also `exists r' : R, is_lambda_c n beta
     r'` among the guards (a point's roots, whose existence Coq proves: the theorem is then not vacuous); `goal`
-    unchanged without them. A lambertw root is the caller's to bind (`binder`: a w with w >= -1 and w e^w = z; W(z) is
-    one, so the theorem holds at W(z), and z >= -1/e, where W(z) is defined, is the kernel's check), never at a
-    point."""
+    unchanged without them; the roots before `first` are bound already (a hypothesis's: `forall r : R, is_lambda_c n
+    beta r ->` just before the hypothesis that names it, no guard: the root exists where the domain has a point). A
+    lambertw root is the caller's to bind (`binder`: a w with w >= -1 and w e^w = z; W(z) is one, so the theorem holds
+    at W(z), and z >= -1/e, where W(z) is defined, is the kernel's check), never at a point."""
     if exists and any(len(root) == 1 for root in roots):
         raise NotTranslatable("lambertw at a point: no bracket of W's value is written yet")
-    found = [(k, root) for k, root in enumerate(roots) if len(root) == 2]
+    found = [(k, root) for k, root in enumerate(roots) if len(root) == 2 and k >= first]
     if not found:
         return goal
     exist = " /\\ (exists r' : R, is_lambda_c {} {} r')" if exists else ""

@@ -21,8 +21,10 @@ from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.statements import PointProblem, guard, statements
 from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.jensen import certify as certify_jensen
 from headflow.checks import coq_files
 
+from tests.certificates.kernel.test_jensen_statements import PAST_LAMBDA_C, _claim
 from tests.command import headflow
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
@@ -163,3 +165,24 @@ def test_a_root_at_a_points_coordinates() -> None:
         assert "(lambda_c'0 - 5) <> 0 /\\" in theorem
         text = source("t", "point", "at a point", built)
         assert run.compile_source(text, **guard("t", "point", "at a point", built)).status == status, bound
+
+
+def test_a_root_in_a_variables_bound_is_bound_just_before_it(tmp_path: Path) -> None:
+    """`lam_1 >= lambda_c(n, beta)` (Jensen's convex regime): the Theorem binds the root by its equation right before
+    the bound, with no guard (the domain has a point, so the root exists there)."""
+    path = certify_jensen(_claim(PAST_LAMBDA_C), tmp_path)
+    assert path is not None
+    _, built = problem(check_file(Path(path)))
+    texts = [text for _, text in statements("past-lambda-c", built)]
+    assert len(texts) == 2  # F'' >= 0 on [lambda_c, oo), F'' > 0 inside
+    binding = "forall lambda_c'0 : R, is_lambda_c (IZR n) beta lambda_c'0 ->\n  lam_1 >= lambda_c'0 ->"
+    assert binding in texts[0] and binding.replace(">=", ">") in texts[1]
+    assert all("0 < (IZR n) - 1" not in text for text in texts)
+
+
+@needs_coqc
+def test_coq_proves_the_convexity_past_lambda_c(tmp_path: Path) -> None:
+    path = certify_jensen(_claim(PAST_LAMBDA_C), tmp_path)
+    assert path is not None
+    verdict = coq_files.check(Path(path))
+    assert verdict.status == coq_files.RECHECKED, verdict.message

@@ -126,3 +126,48 @@ def test_the_wrong_kind_and_an_edited_function_are_refused(tmp_path: Path) -> No
     assert check_file(edited).ok  # F = 1 is convex: the kernel proves the edited statement ...
     assert not recheck(edited, claims={"squares": _claim(SQUARES)}, read_claim=True).ok  # ... which is not the claim's
     assert json.loads(Path(genuine).read_text())["statement"]["function"] == ["pow", ["sym", "lam_1"], 2]
+
+
+#: The rate 2 lam / (exp(beta lam) + n - 1) past lambda_c (T22's convex regime): F'' is 0 at lambda_c, so the strict
+#: claim rests on F'' >= 0 on [lambda_c, oo) and F'' > 0 inside it (`interior`).
+PAST_LAMBDA_C = """
+[[claim]]
+id = "past-lambda-c"
+kind = "inequality"
+lhs = "sum_h(rate(lam_h, n, beta))"
+op = ">"
+rhs = "H * rate(mean_h(lam_h), n, beta)"
+not_all_equal = true
+[claim.domain]
+n = "integer>=2"
+beta = "positive"
+H = "integer>=2"
+lam_h = { min = "lambda_c(n, beta)" }
+"""
+
+
+def test_a_strict_claim_whose_second_derivative_vanishes_at_an_end_rests_on_its_interior(tmp_path: Path) -> None:
+    claim = _claim(PAST_LAMBDA_C)
+    stated = statement(claim)
+    assert stated is not None
+    with pytest.raises(Rejected):  # F'' > 0 on the closed interval: false at lambda_c
+        _check(stated)
+    path = certify(claim, tmp_path)
+    assert path is not None
+    data = json.loads(Path(path).read_text())
+    assert set(data["payload"]) == {"cuts", "interior"}
+    checked = check_file(Path(path))
+    assert checked.ok and "> 0 inside it makes F strictly convex" in checked.proved
+    assert recheck(Path(path), claims={"past-lambda-c": claim}, read_claim=True).ok
+    built = jensen.convexity(stated, interior=True)
+    assert [b["op"] for b in built] == [">=", ">"] and built[1]["variables"][-1]["low_open"] is True
+
+
+def test_an_interior_payload_is_refused_for_a_claim_that_is_not_strict() -> None:
+    stated = statement(_claim(SQUARES))
+    with pytest.raises(Rejected, match="strict"):
+        jensen.check(stated, "squares", "smt", {"cuts": [], "interior": []}, 20)
+    with pytest.raises(Rejected):  # a linear term: F'' > 0 inside is false, whatever the payload
+        jensen.check(
+            stated | {"function": ["sym", "lam_1"], "op": ">"}, "squares", "smt", {"cuts": [], "interior": []}, 20
+        )
