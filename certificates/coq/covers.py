@@ -17,6 +17,7 @@ Interval does not prove fails the file: the kernel's check stands, Coq says noth
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from typing import Any
@@ -48,7 +49,10 @@ CONSTANT_BOUNDS = (
 
 
 def cover_proof(statement: dict[str, Any], universal: UniversalStatement, payload: dict[str, Any]) -> tuple[str, str]:
-    """(the box lemmas, the theorem's proof lines) of the cover `payload` of the statement `universal`."""
+    """(the box lemmas, the theorem's proof lines) of the cover `payload` of the statement `universal`; NotTranslatable
+    for a domain a lambda_c root bounds (a box would need the root's bounds, which no lemma here writes)."""
+    if "lambda_c" in json.dumps(universal.hypotheses):
+        raise NotTranslatable("a cover of a domain bounded by lambda_c: no box bounds of the root are written")
     names = [identifier(name) for name in universal.constants]
     prover = _Prover(names, formula(universal.goal), payload["prec"] + EXTRA_BITS, set(universal.integers))
     domain = {k: (Fraction(lo), Fraction(hi)) for k, (lo, hi) in payload["domain"].items()}

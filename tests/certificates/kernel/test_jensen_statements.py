@@ -23,6 +23,7 @@ from headflow.certificates.provers.jensen import certify
 from headflow.certificates.statements.jensen import statement
 from headflow.checks.rechecks import recheck
 
+from tests.checks.claimsfile.test_any_heads import SUPERADDITIVITY
 from tests.forging import forged_file
 
 SQUARES = """
@@ -130,20 +131,7 @@ def test_the_wrong_kind_and_an_edited_function_are_refused(tmp_path: Path) -> No
 
 #: The rate 2 lam / (exp(beta lam) + n - 1) past lambda_c (T22's convex regime): F'' is 0 at lambda_c, so the strict
 #: claim rests on F'' >= 0 on [lambda_c, oo) and F'' > 0 inside it (`interior`).
-PAST_LAMBDA_C = """
-[[claim]]
-id = "past-lambda-c"
-kind = "inequality"
-lhs = "sum_h(rate(lam_h, n, beta))"
-op = ">"
-rhs = "H * rate(mean_h(lam_h), n, beta)"
-not_all_equal = true
-[claim.domain]
-n = "integer>=2"
-beta = "positive"
-H = "integer>=2"
-lam_h = { min = "lambda_c(n, beta)" }
-"""
+PAST_LAMBDA_C = SUPERADDITIVITY.replace("OP", ">").replace("LOW", "lambda_c(n, beta)")
 
 
 def test_a_strict_claim_whose_second_derivative_vanishes_at_an_end_rests_on_its_interior(tmp_path: Path) -> None:
@@ -158,7 +146,7 @@ def test_a_strict_claim_whose_second_derivative_vanishes_at_an_end_rests_on_its_
     assert set(data["payload"]) == {"cuts", "interior"}
     checked = check_file(Path(path))
     assert checked.ok and "> 0 inside it makes F strictly convex" in checked.proved
-    assert recheck(Path(path), claims={"past-lambda-c": claim}, read_claim=True).ok
+    assert recheck(Path(path), claims={"sa": claim}, read_claim=True).ok
     built = jensen.convexity(stated, interior=True)
     assert [b["op"] for b in built] == [">=", ">"] and built[1]["variables"][-1]["low_open"] is True
 
