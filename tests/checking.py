@@ -9,6 +9,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from headflow.certificates.kernel import solvers
 from headflow.certificates.kernel.verify import check_file
@@ -86,3 +87,24 @@ def accepted_for(path: Path, claims_text: str) -> bool:
 
     claims = {claim.id: claim for claim in parse_claims(claims_text)}
     return check_file(path).ok and recheck(path, claims=claims, read_claim=True).ok
+
+
+def decided_claims(claims_text: str, folder: Path) -> dict[str, Any]:
+    """Each claim of the claims text as `headflow.checks.api.check` decides it (certificates into `folder`), by id."""
+    from headflow.checks import api
+
+    return {claim.id: claim for claim in api.check(claims_text, certificates=folder, progress=False).claims}
+
+
+def certified_as(decided: dict[str, Any], expected: dict[str, bool], form: str, claims_text: str) -> dict[str, Path]:
+    """Assert each claim of `expected` PROVED (True) or REFUTED (False) with one certificate of `form` that check-cert
+    accepts for its claim (`accepted_for`); those certificates, by claim id."""
+    from headflow.checks.verdicts import Verdict
+
+    found = {}
+    for claim_id, holds in expected.items():
+        claim = decided[claim_id]
+        assert claim.verdict is (Verdict.PROVED if holds else Verdict.REFUTED), claim_id
+        (found[claim_id],) = [Path(p) for p in claim.certificates if f".{form}." in Path(p).name]
+        assert accepted_for(found[claim_id], claims_text), claim_id
+    return found

@@ -47,3 +47,16 @@ def collapse_first_split(tree: dict[str, Any]) -> dict[str, Any]:
         if key in tree:
             return tree | {key: collapse_first_split(tree[key])}
     raise ValueError("the tree has no split")
+
+
+def _verdict_turned(data: dict[str, Any]) -> None:
+    data["statement"]["holds"] = not data["statement"]["holds"]
+    data["payload"]["holds"] = not data["payload"]["holds"]
+
+
+#: The forgeries of a certificate whose statement and payload say whether the claim `holds` (forms `spaced`,
+#: `clusters`): the verdict turned in both, and in the payload alone.
+VERDICT_EDITS: dict[str, Edit] = {
+    "verdict turned": _verdict_turned,
+    "payload's verdict": lambda c: c["payload"].update(holds=not c["payload"]["holds"]),
+}

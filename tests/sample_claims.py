@@ -41,3 +41,10 @@ def certificates_of(text: str, folder: Path) -> dict[str, Path]:
     claims.write_text(text)
     checks.check(claims, certificates=folder / "out", progress=False)
     return {path.name.split(".witness.")[0]: path for path in (folder / "out").glob("*.json")}
+
+
+def dynamics_claim(claim_id: str, quantity: str, prop: str, extra: str, setting: str) -> str:
+    """A claims-file dynamics claim: its id, quantity and property, the property's `extra` lines (a bound, a limit),
+    then the `setting` lines (attention, heads, tokens, sizes)."""
+    head = f'id = "{claim_id}"\nkind = "dynamics"\nquantity = "{quantity}"\nproperty = "{prop}"'
+    return f"\n[[claim]]\n{head}\n{extra}\n{setting}\n"

@@ -19,31 +19,18 @@ from typing import Any
 import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel.verify import check_file
-from headflow.checks import api
 from headflow.checks.rechecks import recheck
-from headflow.checks.verdicts import Verdict
 
+from tests.checking import certified_as, decided_claims
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
+from tests.sample_claims import dynamics_claim
 
 
 def _claim(claim_id: str, bound: str) -> str:
-    return f"""
-[[claim]]
-id = "{claim_id}"
-kind = "dynamics"
-quantity = "arc_spread"
-property = "at-most"
-bound = "{bound}"
-attention = "softmax"
-heads = "scalar"
-lambdas = [1.0, 2.0]
-tokens = "angles"
-angles = ["0", "1/2", "pi/4", "3*pi/4", "2"]
-n = 5
-d = 2
-beta = 1.0
-"""
+    setting = 'attention = "softmax"\nheads = "scalar"\nlambdas = [1.0, 2.0]\ntokens = "angles"'
+    angles = 'angles = ["0", "1/2", "pi/4", "3*pi/4", "2"]\nn = 5\nd = 2\nbeta = 1.0'
+    return dynamics_claim(claim_id, "arc_spread", "at-most", f'bound = "{bound}"', f"{setting}\n{angles}")
 
 
 CLAIMS = _claim("at-start", "3*pi/4") + _claim("below-start", "3*pi/4 - 10**(-30)")
@@ -52,21 +39,14 @@ CLAIMS += _claim("a-hair-below", "3*pi/4 - 10**(-300)")
 
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    report = api.check(CLAIMS, certificates=tmp_path_factory.mktemp("arc"), progress=False)
-    return {claim.id: claim for claim in report.claims}
+    return decided_claims(CLAIMS, tmp_path_factory.mktemp("arc"))
 
 
 def test_a_bound_equal_to_the_start_is_proved_with_a_certificate(decided: dict[str, Any]) -> None:
-    claim = decided["at-start"]
-    assert claim.verdict is Verdict.PROVED
-    (path,) = [Path(p) for p in claim.certificates]
-    assert ".arc." in path.name and check_file(path).ok
-    assert recheck(path, claims={c.id: c for c in parse_claims(CLAIMS)}, read_claim=True).ok
-    for below in ("below-start", "a-hair-below"):  # balls of more bits, until they separate: never CONFIRMED
-        assert decided[below].verdict is Verdict.REFUTED, below
-        (refuting,) = [Path(p) for p in decided[below].certificates if ".arc." in p]
-        assert check_file(refuting).ok and "fails at t = 0" in check_file(refuting).proved
-        assert recheck(refuting, claims={c.id: c for c in parse_claims(CLAIMS)}, read_claim=True).ok
+    # balls of more bits below the start, until they separate: REFUTED, never CONFIRMED
+    found = certified_as(decided, {"at-start": True, "below-start": False, "a-hair-below": False}, "arc", CLAIMS)
+    assert len(decided["at-start"].certificates) == 1
+    assert all("fails at t = 0" in check_file(found[below]).proved for below in ("below-start", "a-hair-below"))
 
 
 def _refutation(decided: dict[str, Any]) -> Path:

@@ -23,12 +23,12 @@ from headflow.certificates.kernel import circulant
 from headflow.certificates.kernel.exprtree import evaluate
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
-from headflow.checks import api
 from headflow.checks.rechecks import recheck
 from headflow.checks.verdicts import Verdict
 from headflow.identities import circle_spectrum
 from headflow.identities.derivation import Derivation
 
+from tests.checking import decided_claims
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 from tests.soundness.test_boundary_attacks import triangle
@@ -69,8 +69,7 @@ def test_the_triangle_by_hand() -> None:
 @pytest.fixture(scope="module")
 def certified(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
     folder = tmp_path_factory.mktemp("circulant")
-    report = api.check(CLAIMS, certificates=folder, progress=False)
-    return {claim.id: claim for claim in report.claims}, folder
+    return decided_claims(CLAIMS, folder), folder
 
 
 def test_a_stable_triangle_is_proved_and_a_wrong_threshold_refuted_each_with_certificates(certified: Any) -> None:

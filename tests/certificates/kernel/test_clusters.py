@@ -19,37 +19,24 @@ from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import clusters
 from headflow.certificates.kernel.exprtree import evaluate, rational_tree
 from headflow.certificates.kernel.verify import check_file
-from headflow.checks import api
 from headflow.checks.rechecks import recheck
-from headflow.checks.verdicts import Verdict
 from headflow.identities import circle_clusters as cc
 from headflow.identities import equiangular_reduction as er
 from headflow.identities.derivation import Derivation
 
-from tests.checking import accepted_for
+from tests.checking import certified_as, decided_claims
 from tests.coq_tier import needs_coqc
-from tests.forging import forged_file
+from tests.forging import VERDICT_EDITS, forged_file
+from tests.sample_claims import dynamics_claim
 
 
 def _claim(claim_id: str, quantity: str, prop: str, extra: str, lambdas: str = "[1.0]", kind: str = "usa") -> str:
-    return f"""
-[[claim]]
-id = "{claim_id}"
-kind = "dynamics"
-quantity = "{quantity}"
-property = "{prop}"
-{extra}
-attention = "{kind}"
-heads = "scalar"
-lambdas = {lambdas}
-tokens = "angles"
-angles = ["0", "0", "0", "2*pi/5", "2*pi/5"]
-n = 5
-d = 2
-beta = 2.0
-"""
+    setting = f'attention = "{kind}"\nheads = "scalar"\nlambdas = {lambdas}\ntokens = "angles"'
+    return dynamics_claim(claim_id, quantity, prop, extra, f"{setting}\n{ANGLES}\nn = 5\nd = 2\nbeta = 2.0")
 
 
+#: Three tokens at angle 0 and two at 2 pi/5: two clusters.
+ANGLES = 'angles = ["0", "0", "0", "2*pi/5", "2*pi/5"]'
 CLAIMS = (
     _claim("rate", "cluster_gap", "decays-at-rate", 'rate = "2*exp(2)"')
     + _claim("per-token-rate", "cluster_gap", "decays-at-rate", 'rate = "2*exp(2)/5"')
@@ -72,26 +59,15 @@ def test_the_kernels_pull_is_the_phase_forms(kind: str) -> None:
 
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    report = api.check(CLAIMS, certificates=tmp_path_factory.mktemp("clusters"), progress=False)
-    return {claim.id: claim for claim in report.claims}
+    return decided_claims(CLAIMS, tmp_path_factory.mktemp("clusters"))
 
 
 def test_each_verdict_carries_a_certificate_the_kernel_accepts(decided: dict[str, Any]) -> None:
-    for claim_id, holds in EXPECTED.items():
-        claim = decided[claim_id]
-        assert claim.verdict is (Verdict.PROVED if holds else Verdict.REFUTED), claim_id
-        (path,) = [Path(p) for p in claim.certificates if ".clusters." in p]
-        assert accepted_for(path, CLAIMS), claim_id
-
-
-def _turned(c: dict[str, Any]) -> None:
-    c["statement"]["holds"] = not c["statement"]["holds"]
-    c["payload"]["holds"] = not c["payload"]["holds"]
+    assert set(certified_as(decided, EXPECTED, "clusters", CLAIMS)) == set(EXPECTED)
 
 
 EDITS = {
-    "verdict turned": _turned,
-    "payload's verdict": lambda c: c["payload"].update(holds=not c["payload"]["holds"]),
+    **VERDICT_EDITS,
     "one cluster": lambda c: c["statement"].update(rho0=["rat", "1"]),
     "beyond the sphere": lambda c: c["statement"].update(rho0=["rat", "-3/2"]),
     "beta <= 0": lambda c: c["statement"].update(beta="-1"),

@@ -18,31 +18,18 @@ import pytest
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import spaced
 from headflow.certificates.kernel.verify import check_file
-from headflow.checks import api
 from headflow.checks.rechecks import recheck
 from headflow.checks.verdicts import Verdict
 
-from tests.checking import accepted_for
+from tests.checking import certified_as, decided_claims
 from tests.coq_tier import needs_coqc
-from tests.forging import forged_file
+from tests.forging import VERDICT_EDITS, forged_file
+from tests.sample_claims import dynamics_claim
 
 
 def _claim(claim_id: str, quantity: str, prop: str, extra: str, geometry: str = "sphere", n: int = 5) -> str:
-    return f"""
-[[claim]]
-id = "{claim_id}"
-kind = "dynamics"
-quantity = "{quantity}"
-property = "{prop}"
-{extra}
-geometry = "{geometry}"
-heads = "scalar"
-lambdas = [1.0, 0.5]
-tokens = "equally-spaced"
-n = {n}
-d = 2
-beta = 2.0
-"""
+    setting = f'geometry = "{geometry}"\nheads = "scalar"\nlambdas = [1.0, 0.5]\ntokens = "equally-spaced"'
+    return dynamics_claim(claim_id, quantity, prop, extra, f"{setting}\nn = {n}\nd = 2\nbeta = 2.0")
 
 
 CLAIMS = (
@@ -61,17 +48,13 @@ EXPECTED |= {"constant": True, "arc-hair": False}
 
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    report = api.check(CLAIMS, certificates=tmp_path_factory.mktemp("spaced"), progress=False)
-    return {claim.id: claim for claim in report.claims}
+    return decided_claims(CLAIMS, tmp_path_factory.mktemp("spaced"))
 
 
 def test_true_claims_are_proved_and_false_ones_refuted_each_with_a_certificate(decided: dict[str, Any]) -> None:
-    for claim_id, holds in EXPECTED.items():
-        claim = decided[claim_id]
-        assert claim.verdict is (Verdict.PROVED if holds else Verdict.REFUTED), claim_id
-        (path,) = [Path(p) for p in claim.certificates]
-        assert ".spaced." in path.name and accepted_for(path, CLAIMS), claim_id
-        assert json.loads(path.read_text())["statement"]["holds"] is holds
+    for claim_id, path in certified_as(decided, EXPECTED, "spaced", CLAIMS).items():
+        assert len(decided[claim_id].certificates) == 1
+        assert json.loads(path.read_text())["statement"]["holds"] is EXPECTED[claim_id]
 
 
 def test_a_bound_a_hair_above_the_start_value(decided: dict[str, Any]) -> None:
@@ -84,14 +67,8 @@ def test_a_bound_a_hair_above_the_start_value(decided: dict[str, Any]) -> None:
         spaced.check(stated | {"holds": True}, stated["claim"], spaced.FORM, {"holds": True}, 0)
 
 
-def _turned(c: dict[str, Any]) -> None:
-    c["statement"]["holds"] = not c["statement"]["holds"]
-    c["payload"]["holds"] = not c["payload"]["holds"]
-
-
 EDITS = {
-    "verdict turned": _turned,
-    "payload's verdict": lambda c: c["payload"].update(holds=not c["payload"]["holds"]),
+    **VERDICT_EDITS,
     "an integer holds": lambda c: (c["statement"].update(holds=1), c["payload"].update(holds=1)),
     "limit moved": lambda c: c["statement"].update(target=["rat", "0"]),
     "no target": lambda c: c["statement"].update(target=None),

@@ -19,33 +19,19 @@ from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import start
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
-from headflow.checks import api
 from headflow.checks.rechecks import recheck
-from headflow.checks.verdicts import Verdict
 
-from tests.checking import accepted_for
+from tests.checking import certified_as, decided_claims
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
+from tests.sample_claims import dynamics_claim
 
 GROUPS = 'points = [[1, 0], ["99/101", "20/101"], [0, 1], ["20/101", "99/101"]]\nn = 4'
 
 
 def _claim(claim_id: str, quantity: str, prop: str, extra: str, points: str = GROUPS) -> str:
-    return f"""
-[[claim]]
-id = "{claim_id}"
-kind = "dynamics"
-quantity = "{quantity}"
-property = "{prop}"
-{extra}
-attention = "softmax"
-heads = "scalar"
-lambdas = [1.0]
-tokens = "given"
-{points}
-d = 2
-beta = 1.0
-"""
+    setting = 'attention = "softmax"\nheads = "scalar"\nlambdas = [1.0]\ntokens = "given"'
+    return dynamics_claim(claim_id, quantity, prop, extra, f"{setting}\n{points}\nd = 2\nbeta = 1.0")
 
 
 PAIR = "points = [[1, 0], [-1, 0]]\nn = 2"
@@ -62,16 +48,12 @@ REFUTED = ("one-cluster", "second-merge-late", "closest-not-first", "inside-hull
 
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    report = api.check(CLAIMS, certificates=tmp_path_factory.mktemp("start"), progress=False)
-    return {claim.id: claim for claim in report.claims}
+    return decided_claims(CLAIMS, tmp_path_factory.mktemp("start"))
 
 
 def test_claims_violated_at_the_start_are_refuted_with_a_certificate(decided: dict[str, Any]) -> None:
-    for claim_id in REFUTED:
-        claim = decided[claim_id]
-        assert claim.verdict is Verdict.REFUTED, claim_id
-        (path,) = [Path(p) for p in claim.certificates]
-        assert ".start." in path.name and accepted_for(path, CLAIMS), claim_id
+    certified_as(decided, dict.fromkeys(REFUTED, False), "start", CLAIMS)
+    assert all(len(decided[claim_id].certificates) == 1 for claim_id in REFUTED)
 
 
 def test_one_cluster_at_a_radius_equal_to_the_distance(decided: dict[str, Any]) -> None:
