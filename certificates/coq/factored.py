@@ -18,8 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+from flint import arb
 from headflow.certificates.kernel.coq.statements import UniversalStatement, expanded, translated
 from headflow.certificates.kernel.exprtree import fold, substitute
+from headflow.certificates.kernel.lambda_c import enclose
 from headflow.certificates.sympy_trees import from_sympy
 
 #: The relation's parts: `<=` and `<` as l - r against 0, `>=` and `>` as r - l (Rminus_le, Rminus_lt).
@@ -152,7 +154,7 @@ def _point(statement: UniversalStatement, atoms: _Atoms) -> dict[sp.Symbol, floa
 
 def _relation_value(tree: Any, atoms: _Atoms) -> Any:
     """A test of a hypothesis at a point (a relation between terms), None if it is not one; a side lambda_c(n, beta)
-    (a variable's bound, `past_root`) is the root u_c / beta of (u - 2) e^u = (n - 1)(u + 2), u_c > 2, in floats."""
+    (a variable's bound, `past_root`) is the kernel's enclosure of the root u_c / beta (`lambda_c.enclose`)."""
     compare = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__}
     if not isinstance(tree, list) or tree[0] not in compare:
         return None
@@ -164,18 +166,9 @@ def _side(tree: Any, atoms: _Atoms) -> Any:
     """A term as a function of the point (floats)."""
     if isinstance(tree, list) and tree[:1] == ["lambda_c"]:
         n, beta = (_side(argument, atoms) for argument in tree[1:3])
-        return lambda point: _root_u(n(point)) / beta(point)
+        return lambda point: float(enclose(arb(n(point)), arb(beta(point))).mid())
     expr = atoms.sympy(tree, plain=True)
     return lambda point: _value(expr, point)
-
-
-def _root_u(n: float) -> float:
-    """u_c > 2 with (u - 2) e^u = (n - 1)(u + 2) (n > 1), by bisection on (2, n + 3)."""
-    low, high = 2.0, n + 3.0
-    for _ in range(200):
-        middle = (low + high) / 2
-        low, high = (middle, high) if (middle - 2) * math.exp(middle) < (n - 1) * (middle + 2) else (low, middle)
-    return low
 
 
 def _value(expr: sp.Expr, point: dict[sp.Symbol, float]) -> float:

@@ -45,8 +45,3 @@ def cross_products(matrices: list[Matrix]) -> list[fmpq_mat]:
 def max_operator_norm(matrices: list[fmpq_mat]) -> arb:
     """max_k |P_k|_op as a ball (exactly 0 for no matrix)."""
     return reduce(arb.max, map(operator_norm, matrices), arb(0))
-
-
-def max_cross_operator_norm(matrices: list[Matrix]) -> arb:
-    """max_{h != g} |M_h M_g|_op as a ball (exactly 0 for one head: no pair)."""
-    return max_operator_norm(cross_products(matrices))
