@@ -145,6 +145,15 @@ def test_every_scheme_energy_claim_of_usa_heads_carries_the_scheme_lemma(scheme:
     assert recheck(path, claims={"scheme": _claim(text)}, read_claim=True).ok
 
 
+def test_a_scheme_certificate_relabelled_for_a_false_claim_is_refused(tmp_path: Path) -> None:
+    # the Pre-LN certificate of usa heads, filed under the claim of two softmax heads under Peri-LN (false)
+    genuine = SCHEME.format(fields='geometry = "pre-ln"\nheads = "random-symmetric"\nH = 2')
+    path = certify_pointwise(_claim(genuine), tmp_path)
+    assert path is not None and check_file(path).ok
+    false = _claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED["two softmax heads"]))
+    assert not recheck(path, claims={"scheme": false}, read_claim=True).ok
+
+
 def test_a_wrong_speed_identity_fails_the_kernel() -> None:
     # sigma^2 in place of sigma: <sigma P u, u> = sigma^2 |P u|^2 is no identity
     lemma = MODEL_LEMMAS["lemma.scheme-energy"]
