@@ -152,18 +152,19 @@ _ORDER_ONLY = (
 
 def facts(
     cuts: list[dict[str, Any]], atoms: list[str], first: int = 0, premise: Premise = lambda a, b, q, p: None
-) -> list[str]:
-    """Proof lines that pose every Taylor cut's lemma (numbered from `first` in the file) at every exponential atom's
-    argument (a cut names its atom in the SMT encoding's numbering; posing it at all of them is sound and small), and
-    every power cut's fact at every ordered pair of them where nra shows its premise (or `premise`'s tactic for the
+) -> tuple[list[str], list[str]]:
+    """Proof lines (the Taylor cuts', then the pairs') that pose every Taylor cut's lemma (numbered from `first` in the
+    file) at every exponential atom's argument (a cut names its atom in the SMT encoding's numbering; posing it at all
+    of them is sound and small), and every two-atom power cut's fact at every ordered pair of them where nra shows its
+    premise (or `premise`'s tactic for the
     atoms a, b and the cut's q, p does: the factors' signs, `factored.power_premise`)."""
     taylor = [i for i, c in enumerate(cuts, first) if c["kind"] in ("lower", "upper")]
     lines = [f"  pose proof (hf_cut_{i} {a})." for i in taylor for a in atoms]
-    powers = dict.fromkeys(tuple(c["exponents"]) for c in cuts if c["kind"] == "power")
+    pairs_of = [c["exponents"] for c in cuts if c["kind"] == "power" and len(c["exponents"]) == 2]
+    powers = dict.fromkeys((q, -p) for q, p in pairs_of if q > 0 > p)  # q a - p b <= 0: exp(a)^q <= exp(b)^p
     pairs = [(a, b) for a in atoms for b in atoms if a != b]
-    return (
-        lines
-        + [  # a power cut's fact at every ordered pair of atoms whose exponents nra orders
+    return lines, (
+        [  # a power cut's fact at every ordered pair of atoms whose exponents nra orders
             f"  try (assert (exp {a} ^ {q} <= exp {b} ^ {p}) by (apply hf_power_le; simpl INR; {_ORDER_ONLY} "
             + (f"first [ nra | {tactic} ]))." if (tactic := premise(a, b, q, p)) else "nra)).")
             for q, p in powers

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, norms, past_root, roots
+from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, logs, norms, past_root, roots
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -75,6 +75,7 @@ def source(
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
         proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
         lemmas += past_root.LEMMAS if "hf_past_root" in proofs else ""
+        lemmas += logs.LEMMAS if "hf_ln_sqrt" in proofs else ""
         if ("hf_exp_pow" in proofs or "hf_product_" in proofs) and "hf_exp_pow" not in lemmas:  # powers, products
             lemmas += cuts.POWER
         body = lemmas + proofs
@@ -186,12 +187,20 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     def premise(a: str, b: str, q: int, p: int) -> str | None:
         return factoring.premise(trees[a], trees[b], q, p) if a in trees and b in trees else None
 
-    cut_facts = cuts.facts(list(statement.cuts), exps, first_cut, premise)
+    taylor, pairs = cuts.facts(list(statement.cuts), exps, first_cut, premise)
     past = past_root.facts(list(statement.hypotheses), roots, named, statement.integers)
-    proof = [f"  intros {intros}." if intros else "", *opened, *past, *facts, *cut_facts]
+    split = logs.splits(formulas, statement.integers, roots)
+    proof = [f"  intros {intros}." if intros else "", *opened, *past, *facts, *split, *taylor]
     by_factors = factoring.proof() if statement.name not in PROOFS and len(roots) == bound else None
     tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])
-    proof.append(PROOFS.get(statement.name, cuts.closing(list(statement.cuts), exps, f"first [ {tactics} ]")))
+    closing = cuts.closing(list(statement.cuts), exps, f"first [ {tactics} ]")
+    if split and pairs:  # the split logarithms first, without the pairs' facts (nra's search grows with each)
+        joined = "; ".join(line.strip().rstrip(".") for line in pairs)
+        alone = closing.strip().rstrip(".")
+        closing = f"  first [ solve [ {alone} ] | ({joined}; {alone}) ]."
+    else:
+        proof += pairs
+    proof.append(PROOFS.get(statement.name, closing))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
 
 

@@ -24,7 +24,9 @@ between every pair: a_i < a_j iff e_i < e_j), and the payload's *cuts*, data (ra
 index in the order the encoder meets them) that `cut_fact` turns into a fact true for every value of the constants,
 so that the kernel checks each without deciding which ones a proof needs:
 - product `[i, j, k]`: a_i + a_j = a_k implies e_i e_j = e_k (`[i, j]`: a_i + a_j = 0 implies e_i e_j = 1);
-- power, atoms `[i, j]` and naturals `[q, p]`: q a_i <= p a_j iff e_i^q <= e_j^p (exp(q a) = exp(a)^q, increasing);
+- power, 2 to 4 atoms and their exponents, integers q_m != 0: sum q_m a_m <= 0 iff the product of the e_m^q_m with
+  q_m > 0 is <= that of the e_m^(-q_m) with q_m < 0 (exp of the sum is the product's ratio, exp increasing): with
+  [1, -1, -1] and [-1, 1, 1] on logarithms, log(x y) = log x + log y;
 - lower at t, of odd degree k, factor L with 0 < L <= exp(t) (balls): e >= L T_k(a - t), T_k the Taylor polynomial
   of exp at 0, below exp by Taylor's theorem (the remainder e^xi y^(k+1)/(k+1)! is >= 0; where L T_k(a - t) < 0
   the bound is below 0 < e);
@@ -99,13 +101,16 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
             raise CutError(f"a product cut names 2 or 3 exponential atoms by their index (there are {len(atoms)})")
         (ea, a), (eb, b), (ec, c) = [*(atoms[i] for i in indices), (ONE, ZERO)][:3]
         return ["implies", ["=", ["add", a, b], c], ["=", ["mul", ea, eb], ec]]
-    if kind == "power":  # q a_i <= p a_j iff e_i^q <= e_j^p (exp increasing, exp(q a) = exp(a)^q)
-        (i, j), (q, p), n = data["atoms"], data["exponents"], len(atoms) - 1  # type: ignore[index]
-        atoms_named = recheck.natural(i, 0, n) and recheck.natural(j, 0, n)
-        if not (atoms_named and recheck.natural(q, 1, 9) and recheck.natural(p, 1, 9)):
-            raise CutError(f"a power cut names 2 of the {len(atoms)} atoms and 2 exponents in 1..9")
-        (ei, a), (ej, b) = atoms[i], atoms[j]
-        return ["iff", ["<=", ["mul", _rat(q), a], ["mul", _rat(p), b]], ["<=", ["pow", ei, q], ["pow", ej, p]]]
+    if kind == "power":  # sum q_m a_m <= 0 iff the e_m^q_m with q_m > 0 <= those with q_m < 0 (exp(sum) = product)
+        indices = recheck.require_list(data["atoms"], 4, "a power cut's atoms", 2)  # type: ignore[index]
+        exponents = recheck.require_list(data["exponents"], 4, "a power cut's exponents", 2)  # type: ignore[index]
+        named = all(recheck.natural(i, 0, len(atoms) - 1) for i in indices) and len(set(indices)) == len(indices)
+        if not named or len(exponents) != len(indices) or not all(recheck.natural(q, -9, 9) and q for q in exponents):
+            raise CutError(f"a power cut names 2 to 4 of the {len(atoms)} atoms, each with an exponent +-1..9")
+        terms = [(atoms[i], q) for i, q in zip(indices, exponents, strict=True)]
+        powers = [[["pow", e, s * q] for (e, _), q in terms if s * q > 0] for s in (1, -1)]
+        sides = [["mul", ONE, *p] if p else ONE for p in powers]
+        return ["iff", ["<=", ["add", *(["mul", _rat(q), a] for (_, a), q in terms)], ZERO], ["<=", *sides]]
     atom, degree = data["atom"], data["degree"]  # type: ignore[index]
     if not recheck.natural(atom, 0, len(atoms) - 1) or not recheck.natural(degree) or degree not in CUT_DEGREES:
         raise CutError(f"a cut names one of the {len(atoms)} exponential atoms and a degree in {CUT_DEGREES}")

@@ -15,11 +15,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import sympy as sp
 from flint import arb
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.expressions import parse_tree
+from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.claims.problems import ExpressionError
 from headflow.certificates.claims.schema import AsymptoticClaim
+from headflow.certificates.counted import spend
 from headflow.certificates.kernel import limits, real_statements
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
@@ -29,11 +32,15 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
 from headflow.certificates.statements.limits import elaborate, reference
 from headflow.certificates.store import write_certificate
+from headflow.certificates.sympy_trees import from_sympy
 
 #: The rates k tried on each scale, in order.
 RATES = (Fraction(2), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(1, 8))
-#: The power cuts proposed between every two exponential atoms (q a_i <= p a_j iff e_i^q <= e_j^p), as (q, p).
+#: The power cuts proposed between every two exponential atoms (q a_i - p a_j <= 0 iff e_i^q <= e_j^p), as (q, p).
 POWERS = ((1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1))
+#: Below this estimated decay rate (a power of v) the log scale is tried first, with the operations SymPy may spend on
+#: the coefficient's limit.
+LOG_DECAY, LOG_OPERATIONS = 0.05, 3_000_000
 #: z3's resources for one built statement, and the seconds each solver has in the kernel's check.
 RLIMIT, ROUNDS, SECONDS = 1_000_000, 4, 20.0
 #: Candidates tried at most (a count, not a clock: whether a certificate is written does not depend on load beyond the
@@ -175,7 +182,33 @@ def _errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list
     if symbols(limit):
         coefficients += [["mul", ["rat", "2"], limit, e] for e in exps] + [["mul", ["rat", "2"], limit]]
     rates = sorted((k for k in RATES if k <= decay * 1.01), reverse=True) or list(RATES)
-    return [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
+    found = [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
+    return (_log_errors(claim, limit, column) if decay < LOG_DECAY else []) + found
+
+
+def _log_errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list[dict[str, Any]]:
+    """C/log(v) where |h - L| decays slower than any power of v: C = +-K, +-2K, K the limit of (h - L) log v that SymPy
+    finds with the logarithms split (a proposal, under a counted budget: the kernel decides); none when it finds none.
+    n log(rho1 sqrt d)/(n log d) - 1/2 = log(rho1)/log d: K = log rho1, so C = -log rho1 (rho1 < 1)."""
+    statement = elaborate(claim, "smt", {"limit": limit, "error": {}} | column)
+    if statement is None or "infinite" in statement or "at" in statement:
+        return []
+    try:
+        difference = ordinary(["sub", statement["expression"], statement["limit"]])
+    except (TreeError, ValueError, TypeError):
+        return []
+    positive = {s: sp.Symbol(s.name, positive=True) for s in difference.free_symbols}
+    v = positive.get(sp.Symbol(statement["variable"]), sp.Symbol(statement["variable"], positive=True))
+    expanded = sp.expand_log(difference.xreplace(positive), force=True)
+    found, _ = spend(LOG_OPERATIONS, lambda: sp.limit(sp.expand(expanded * sp.log(v)), v, sp.oo))
+    if found is None or not found.is_finite or found == 0 or found.has(v):
+        return []
+    try:
+        k = from_sympy(found.xreplace({p: sp.Symbol(p.name) for p in positive.values()}))
+    except (TreeError, ValueError, TypeError):
+        return []
+    scaled = [k, ["neg", k], ["mul", ["rat", "2"], k], ["neg", ["mul", ["rat", "2"], k]]]
+    return [{"coefficient": c, "scale": "log", "rate": "1"} for c in scaled]
 
 
 def _exp_errors(claim: AsymptoticClaim, limit: Tree, infinite: bool = False) -> list[dict[str, Any]]:
@@ -241,7 +274,7 @@ def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list
     for built in statements:
         encoding = Encoding(built)
         pairs = itertools.permutations(range(len(encoding.exponentials)), 2)  # q a_i <= p a_j and p a_j <= q a_i
-        extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, p]} for i, j in pairs for q, p in POWERS]
+        extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, -p]} for i, j in pairs for q, p in POWERS]
         try:
             real_statements.check(built, built["claim"], "smt", {"cuts": products(encoding) + extra}, PROBLEM_SECONDS)
             found.append(products(encoding) + extra)

@@ -19,6 +19,7 @@ z3 but sat and unsat leaves the answer unknown.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,6 +48,7 @@ from headflow.certificates.kernel.real_encoding import (
     ZERO,
     Encoding,
 )
+from headflow.certificates.log_products import factors
 from headflow.certificates.provers.smt import SAFETY_SECONDS, solve
 
 #: A model's argument whose text is longer is rounded to a fraction with at most this denominator.
@@ -112,6 +114,26 @@ def products(encoding: Encoding) -> list[dict[str, object]]:
             for k, c in [(None, ZERO), *enumerate(atoms)]:
                 if _vanishes(["sub", ["add", a, atoms[j]], c], tuple(encoding.constants), quotients):
                     found.append({"kind": "product", "atoms": [i, j] if k is None else [i, j, k]})
+    return found + log_relations(encoding)
+
+
+def log_relations(encoding: Encoding) -> list[dict[str, object]]:
+    """Power cuts that say log X = sum q_f log f where X is a product of powers of factors f whose logarithms are atoms
+    too (log(rho1 sqrt d) = log rho1 + (1/2) log d), both ways (<= and >=, the relation scaled to integers): the
+    encoding knows each logarithm only as l with exp(l) = X."""
+    logs = {name: tree[1] for name, tree in encoding.meaning().items() if tree[0] == "log"}
+    atoms = {argument[1]: k for k, (_, argument) in enumerate(encoding.exponentials) if argument[0] == "sym"}
+    named = {k: factors(logs[name]) for name, k in atoms.items() if name in logs}
+    bases = {next(iter(f)): k for k, f in named.items() if len(f) == 1 and next(iter(f.values())) == 1}
+    found: list[dict[str, object]] = []
+    for k, parts in named.items():
+        if k in bases.values() or not parts or not set(parts) <= set(bases) or len(parts) > 3:
+            continue
+        scale = math.lcm(*(q.denominator for q in parts.values()))
+        exponents = [scale, *(-int(q * scale) for q in parts.values())]
+        if max(map(abs, exponents)) <= 9:
+            indices = [k, *(bases[f] for f in parts)]
+            found += [{"kind": "power", "atoms": indices, "exponents": [s * q for q in exponents]} for s in (1, -1)]
     return found
 
 

@@ -16,14 +16,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.coq import logs
 from headflow.certificates.coq.source import source
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.certificate import problem
+from headflow.certificates.kernel.coq.statements import PRELUDE
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.limits import certify
 from headflow.checks import coq_files
 
 from tests.certificates.kernel.test_limit_statements import CRITICAL, FROZEN, GROWING, RATE, SUPERCRITICAL
+from tests.certificates.kernel.test_log_of_products import RELU_TIME
 from tests.coq_tier import module_needs_coqc
 
 pytestmark = module_needs_coqc("Coq tests of the limit form")
@@ -126,3 +129,17 @@ def test_exponentials_with_rational_ratios_share_one_atom(tmp_path: Path) -> Non
     checked = coq_files.check(path)
     assert checked.status == coq_files.RECHECKED, checked.message
     assert "hf_exp_pow" in coq_files.coq_text(path)
+
+
+def test_a_log_scale_limit_is_re_checked_by_coq_with_its_logarithms_split(tmp_path: Path) -> None:
+    """T25's first-order relu time over n log d/(4 lam^2 beta) -> 1 as d -> oo: the proof poses ln (rho1 * sqrt d) = 1 *
+    ln rho1 + 1/2 * ln d (`certificates.coq.logs`), which the split's proof shows; a wrong split (ln d for 1/2 ln d:
+    rho1 sqrt d is not rho1 d) it does not."""
+    path = _certificate(tmp_path, RELU_TIME.replace("{k}", "4"), limit="1")
+    checked = coq_files.check(path)
+    assert checked.status == coq_files.RECHECKED, checked.message
+    assert "(h : ln (rho1 * (sqrt d)) = 1 * (ln rho1) + (1 / 2) * (ln d))" in coq_files.coq_text(path)
+    lemma = "Lemma split : forall rho1 d : R, 0 < rho1 -> 0 < d -> ln (rho1 * sqrt d) = 1 * ln rho1 + {} * ln d."
+    for coefficient, status in (("1 / 2", "accepted"), ("1", "rejected")):
+        text = f"{PRELUDE}{logs.LEMMAS}{lemma.format(coefficient)}\nProof. intros. {logs.PROOF}. Qed.\n"
+        assert run.compile_source(text).status == status

@@ -234,10 +234,13 @@ def test_coq_states_the_two_relations(tmp_path: Path) -> None:
 
 
 def test_malformed_power_cuts_are_rejected() -> None:
-    """A power cut names two atoms and exponents in 1..9 (q a_i <= p a_j iff e_i^q <= e_j^p holds for those)."""
+    """A power cut names 2 to 4 distinct atoms with exponents +-1..9, as many (sum q_m a_m <= 0 iff the product of the
+    e_m^q_m with q_m > 0 is <= that of the others holds for those)."""
     statement, payload = _proved(SUPERCRITICAL)
     index = next(k for k, c in enumerate(payload["cuts"][0]) if c["kind"] == "power")
-    for bad in ({"exponents": [0, 2]}, {"exponents": [-1, -2]}, {"atoms": [0, 7]}, {"exponents": [1, True]}):
+    malformed = [{"exponents": [0, 2]}, {"exponents": [10, -1]}, {"atoms": [0, 7]}, {"exponents": [1, True]}]
+    malformed += [{"atoms": [0, 0]}, {"exponents": [1, -1, 1]}, {"exponents": ["1", -1]}, {"atoms": [0, 1, 0, 1, 0]}]
+    for bad in malformed:
         forged = [dict(c) for c in payload["cuts"][0]]
         forged[index] |= bad
         with pytest.raises(Rejected):
