@@ -145,9 +145,12 @@ ENERGY: dict[str, GramObligation] = {
     "T19.monotonicity-regime": gradient_obligation(
         f"{SETTING}; {SPHERE_TOKEN}{JOINED}so, with xdot_j = P_(x_j) v_j, dE/dt = (1/n) sum_j |xdot_j|^2; with "
         "every head M_h = W_h = alpha I (symmetric; alpha real) the E_h are equal, E = H E_h, and dE_h/dt = "
-        "(1/(n H)) sum_j |xdot_j|^2 >= 0 for every beta > 0",
+        "(1/(n H)) sum_j |xdot_j|^2 >= 0 for every beta > 0, so H dE_h/dt = dE/dt",
         *SPHERE,
         unit=("x",),
-        models=(_rate("dE_h_dt", ">=", "0", {"assume": ["identical-heads", "aligned-values"]}),),
+        models=tuple(
+            _rate(lhs, op, rhs, {"assume": ["identical-heads", "aligned-values"]})
+            for lhs, op, rhs in (("dE_h_dt", ">=", "0"), ("H * dE_h_dt", "=", "dE_dt"))
+        ),
     ),
 }

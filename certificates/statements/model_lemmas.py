@@ -45,6 +45,8 @@ from headflow.identities.closed_forms import tangent_projection
 Z, ZDOT, S, SIGMA = VectorTree(["vec", "z"]), VectorTree(["vec", "zdot"]), ["sym", "s"], ["sym", "sigma"]
 DIRECTION = (["rate", ["mul", S, inner(Z, W)]], ["mul", S, inner(tangent_projection(S * Z, ZDOT, inner), W)])
 SPEED = (inner(SIGMA * PU, U), ["mul", SIGMA, inner(PU, PU)])
+#: Every head's scalar under identical heads (M_h = alpha I).
+ALPHA = ["sym", "alpha"]
 #: The fields a lemma about every kind of weight leaves open.
 ANY_WEIGHTS = ("attention", "beta", "interaction", "energy")
 #: What the softmax statements define and their first identity says.
@@ -141,6 +143,17 @@ MODEL_LEMMAS: dict[str, GramObligation] = {
                 open=(*ANY_WEIGHTS, "mask"),
             ),
         ),
+    ),
+    "lemma.identical-heads-energy": GramObligation(
+        "for vectors x_j, x_k of any real inner-product space (every R^d) and every real alpha: <x_j, alpha x_k> = "
+        "alpha <x_j, x_k>. Not re-checked: the definitions: for every kind, beta, mask m, interaction phi and values, "
+        "n >= 1, d and H >= 1, E = sum_h E_h with E_h = (1/(2 n^2)) sum_{j,k} m_jk Phi(<x_j, M_h x_k>) (Phi the "
+        "energy's antiderivative of the weight, exp(beta s)/beta without an interaction), which depends on the head "
+        "only through its scores <x_j, M_h x_k>; with M_h = alpha I for every head they are alpha <x_j, x_k> for every "
+        "h, so the E_h are equal and E = H E_h (H equal terms): E_h = E/H",
+        ((inner(XJ, ALPHA * XK), ["mul", ALPHA, inner(XJ, XK)]),),
+        unit=(),
+        models=(model_fields("E_h", "=", "E / H", assume=["identical-heads"], open=(*ANY_WEIGHTS, "mask")),),
     ),
     "lemma.scheme-energy": GramObligation(
         f"{SETTING.replace('tokens x_1', 'unit directions x_1')}; (2) for a vector z != 0 moving with velocity zdot "

@@ -49,6 +49,8 @@ CITED = {
     ("normalization", "pre-ln.energy-non-decreasing"): "lemma.scheme-energy",
     ("normalization", "mix-ln.softmax-energy-non-decreasing"): "lemma.scheme-energy",
     ("literature", "kgpr.pre-ln-energy-monotone"): "lemma.scheme-energy",
+    ("identical_heads", "identical-heads-energy-share"): "lemma.identical-heads-energy",
+    ("identical_heads", "identical-heads-rate-share"): "T19.monotonicity-regime",
 }
 
 
@@ -107,6 +109,10 @@ NOT_IMPLIED = {
     '\nlhs = "dE_dt"\nop = ">="\nrhs = "0"',
     "pythagoras without orthogonal heads": 'assume = ["symmetric-scores", "aligned-values"]\nlhs = "norm2(F_i)"\nop = '
     '"="\nrhs = "sum_h(norm2(f_h_i))"',
+    "an energy share without identical heads": 'assume = ["symmetric-scores"]\nlhs = "E_h"\nop = "="\nrhs = "E / H"',
+    "half an energy share": 'assume = ["identical-heads"]\nlhs = "E_h"\nop = "="\nrhs = "E / (2 * H)"',
+    "a rate share without aligned values under softmax": 'attention = "softmax"\nassume = ["identical-heads"]\nlhs = '
+    '"H * dE_h_dt"\nop = "="\nrhs = "dE_dt"',
     "repulsive in the flat geometry": 'geometry = "flat"\nbeta = "negative"\nassume = ["symmetric-scores", '
     '"aligned-values"]\nlhs = "dE_dt"\nop = "="\nrhs = "sum_i(norm2(xdot_i)) / n"',
 }
@@ -152,6 +158,24 @@ def test_a_scheme_certificate_relabelled_for_a_false_claim_is_refused(tmp_path: 
     assert path is not None and check_file(path).ok
     false = _claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED["two softmax heads"]))
     assert not recheck(path, claims={"scheme": false}, read_claim=True).ok
+
+
+def test_a_wrong_identical_heads_identity_fails_the_kernel() -> None:
+    # alpha^2 in place of alpha: <x_j, alpha x_k> = alpha^2 <x_j, x_k> is no identity
+    lemma = MODEL_LEMMAS["lemma.identical-heads-energy"]
+    ((lhs, rhs),) = lemma.identities
+    wrong = dataclasses.replace(lemma, identities=((lhs, ["mul", ["sym", "alpha"], rhs]),))
+    with pytest.raises(Rejected):
+        inner_products.check(wrong.entry(), "lemma.identical-heads-energy", {}, 0)
+
+
+def test_an_energy_share_certificate_relabelled_for_half_the_share_is_refused(tmp_path: Path) -> None:
+    path = _certificate(_claim(_example("identical_heads", "identical-heads-energy-share")), tmp_path)
+    assert path is not None and check_file(path).ok
+    half = _claim(
+        MODEL.format(fields=NOT_IMPLIED["half an energy share"]).replace('"edited"', '"identical-heads-energy-share"')
+    )
+    assert not recheck(path, claims={"identical-heads-energy-share": half}, read_claim=True).ok
 
 
 def test_a_wrong_speed_identity_fails_the_kernel() -> None:
@@ -227,6 +251,7 @@ COQ = {
     "lemma.scheme-energy": ("normalization", "pre-ln.energy-non-decreasing"),
     "lemma.softmax-one-head": ("literature", "gl-pr.sa-one-head-energy-monotone"),
     "lemma.interaction-energy-rate": ("literature", "crmb.general-interaction-energy-monotone"),
+    "lemma.identical-heads-energy": ("identical_heads", "identical-heads-energy-share"),
 }
 
 
