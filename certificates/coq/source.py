@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, logs, norms, past_root, roots
+from headflow.certificates.coq import lambertw as lambertw_facts
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
@@ -76,6 +77,7 @@ def source(
         proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
         lemmas += past_root.LEMMAS if "hf_past_root" in proofs else ""
         lemmas += logs.LEMMAS if "hf_ln_sqrt" in proofs else ""
+        lemmas += lambertw_facts.LEMMAS if "hf_lambertw_same" in proofs else ""
         if ("hf_exp_pow" in proofs or "hf_product_" in proofs) and "hf_exp_pow" not in lemmas:  # powers, products
             lemmas += cuts.POWER
         body = lemmas + proofs
@@ -205,12 +207,14 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
 
 
 #: Each conjunct of a statement that binds Lambert W values (`_lean`): linear or nonlinear arithmetic, a term < 0 * b
-#: as a product of positive factors, an identity by `field`, or b (x / b) as x (beta ((1 + w) / beta)) and then nra
-#: with w e^w e = X.
+#: as a product of positive factors, an identity by `field`, or by nra once the denominators are cleared
+#: (`field_simplify_eq`: 2 w / (beta (n - 1)) against w e^w e = n - 1), or b (x / b) as x (beta ((1 + w) / beta)) and
+#: then nra with w e^w e = X.
 LEAN = (
     "lra | intro; lra | nra | intro; nra | (rewrite Rmult_0_l; apply Ropp_lt_cancel; rewrite Ropp_0; ring_simplify; "
     "repeat apply Rmult_lt_0_compat; first [ lra | nra ]) "
     "| solve [ field; repeat match goal with |- _ /\\ _ => split end; intro; nra ] "
+    "| solve [ field_simplify_eq; [ nra | repeat match goal with |- _ /\\ _ => split end; intro; nra ] ] "
     "| ((repeat match goal with |- context [?b * (?x / ?b)] => replace (b * (x / b)) with x by (field; lra) end); nra)"
 )
 
@@ -223,7 +227,8 @@ def _lean(
     e^(1 + w) as e^1 e^w wherever an exponent is 1 + w (the product cut's fact), w e^w e = X where z = X / e, then
     each conjunct by `LEAN`."""
     lambertw = [k for k, root in enumerate(roots) if len(root) == 1]
-    lines = [f"  pose proof (exp_pos {a})." for a in exps] + [f for f in facts if f.startswith("  hf_inverse_facts")]
+    lines = [*lambertw_facts.same(lambertw), *(f"  pose proof (exp_pos {a})." for a in exps)]
+    lines += [f for f in facts if f.startswith("  hf_inverse_facts")]
     joined = "in * by (rewrite <- exp_plus; f_equal; field; lra)"
     lines += [f"  try (replace (exp {a}) with (exp 1 * exp lambertw'{k}) {joined})." for k in lambertw for a in exps]
     quotients: dict[str, str] = {}

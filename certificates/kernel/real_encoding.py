@@ -30,7 +30,9 @@ so that the kernel checks each without deciding which ones a proof needs:
 - lower at t, of odd degree k, factor L with 0 < L <= exp(t) (balls): e >= L T_k(a - t), T_k the Taylor polynomial
   of exp at 0, below exp by Taylor's theorem (the remainder e^xi y^(k+1)/(k+1)! is >= 0; where L T_k(a - t) < 0
   the bound is below 0 < e);
-- upper, the same data: e L T_k(-a - t) <= 1, the lower cut of exp(-a) times e = 1/exp(-a) > 0.
+- upper, the same data: e L T_k(-a - t) <= 1, the lower cut of exp(-a) times e = 1/exp(-a) > 0;
+- reals: no fact; the integer variables are declared real (the integers of the domain are among its reals, so a proof
+  for every real value proves the statement; cvc5's integer arithmetic may not close what its real arithmetic does).
 
 So `domain, facts and cuts imply goal` only uses true facts about the real values: when its negation is unsat,
 both sides are defined and the relation holds at every point of the domain. A model of the negation proves nothing by
@@ -66,7 +68,7 @@ MAX_EXPONENTIALS = 12
 #: The fields of a cut, by kind.
 TAYLOR_KEYS = frozenset({"kind", "atom", "degree", "at", "factor"})
 CUT_KEYS = {"product": frozenset({"kind", "atoms"}), "lower": TAYLOR_KEYS, "upper": TAYLOR_KEYS}
-CUT_KEYS |= {"power": frozenset({"kind", "atoms", "exponents"})}
+CUT_KEYS |= {"power": frozenset({"kind", "atoms", "exponents"}), "reals": frozenset({"kind"})}
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -95,6 +97,8 @@ def cut_fact(data: object, atoms: list[tuple[Tree, Tree]]) -> Tree:
     if kind not in CUT_KEYS:
         raise CutError(f"a cut is lower, upper or a product: {data!r:.80}")
     recheck.require_keys(data, CUT_KEYS[kind], f"a {kind} cut")
+    if kind == "reals":  # no fact: the integer variables are declared real (`Encoding.problem`)
+        return ["true"]
     if kind == "product":
         indices = recheck.require_list(data["atoms"], 3, "a product cut's atoms", 2)  # type: ignore[index]
         if not all(recheck.natural(i, 0, len(atoms) - 1) for i in indices):
@@ -165,7 +169,7 @@ class Encoding:
             for eb, b in [*self.exponentials[i + 1 :], (ONE, ZERO)]:
                 facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
         facts += [cut_fact(cut, self.exponentials) for cut in cuts]
-        return smtlib.problem_text(self.constants, facts, self.goal, self.integers)
+        return smtlib.problem_text(self.constants, facts, self.goal, [] if {"kind": "reals"} in cuts else self.integers)
 
     def term(self, tree: Tree) -> Tree:
         """A polynomial tree standing for `tree` (auxiliaries added as needed)."""

@@ -8,8 +8,9 @@ z3 decides it, over bounded and unbounded domains alike (`headflow.certificates.
 - the negation unsat: the problem `headflow check-cert` will solve is built as it does
   (`headflow.certificates.kernel.real_statements.smt_problem`, from the statement and the cut data, every cut validated
   with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the resource limit
-  check-cert gives it (`certificates.kernel.solvers`); then the certificate (`smt`: its cuts, under the statement)
-  is written: CERTIFIED;
+  check-cert gives it (`certificates.kernel.solvers`), or else both answer unsat on it with the integer variables read
+  as reals (a proof for every real value holds at the integers: the cut `reals`); then the certificate (`smt`: its
+  cuts, under the statement) is written: CERTIFIED;
 - a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
   at the model's point of the domain (a side undefined there, or balls that violate the relation);
 - otherwise the reason, for the caller's notes (the route then leaves the claim to other methods).
@@ -46,6 +47,8 @@ METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
 #: one problem, so that check-cert's z3 proves the last problem as this one did.
 RLIMIT = {"quick": 600_000, "thorough": solvers.RLIMITS["z3"]}
 
+#: The cut that reads the integer variables as reals (`real_encoding`), tried where cvc5 does not close the integers.
+REALS = {"kind": "reals"}
 #: The caller's refutation test: the claim (an identity as the relation `=`) and an exact point of the
 #: domain -> the verified witness that the claim fails there, or None.
 Refute = Callable[[InequalityClaim, dict[sp.Symbol, sp.Rational]], dict[str, Any] | None]
@@ -87,6 +90,10 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
     if text != result.text:
         return f"z3 proves the SMT statement ({counted}), but the checker would print another problem"
     (answer,) = solvers.answers("cvc5", [text], solvers.DEFAULT_SECONDS)  # z3 answered unsat on this very text
+    if answer != "unsat" and encoding.integers:  # over the reals (which hold the integers): cvc5's stronger theory
+        payload = {"cuts": [*result.data, REALS]}
+        relaxed = real_statements.smt_problem(json.loads(json.dumps(statement)), json.loads(json.dumps(payload)))
+        answer = _both(relaxed)
     if answer != "unsat":
         return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
     directory = certificate_directory(ctx.certificate_dir)
@@ -99,6 +106,12 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         notes=f"negation of `domain => defined and {real_statements.relation_text(statement)}` unsat ({counted}); "
         "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it",
     )
+
+
+def _both(text: str) -> str:
+    """unsat when z3 and cvc5 both answer unsat on the text, else the first other answer."""
+    answers = [solvers.answers(solver, [text], solvers.DEFAULT_SECONDS)[0] for solver in ("z3", "cvc5")]
+    return next((a for a in answers if a != "unsat"), "unsat")
 
 
 def _as_relation(claim: InequalityClaim | IdentityClaim) -> InequalityClaim:
