@@ -69,6 +69,8 @@ MAX_EXPONENTIALS = 12
 TAYLOR_KEYS = frozenset({"kind", "atom", "degree", "at", "factor"})
 CUT_KEYS = {"product": frozenset({"kind", "atoms"}), "lower": TAYLOR_KEYS, "upper": TAYLOR_KEYS}
 CUT_KEYS |= {"power": frozenset({"kind", "atoms", "exponents"}), "reals": frozenset({"kind"})}
+#: The cut that declares the integer variables real.
+REALS = {"kind": "reals"}
 ZERO, ONE, MINUS_ONE = ["rat", "0"], ["rat", "1"], ["rat", "-1"]
 #: A definedness condition `expr relation 0` as a formula over the encoded expression.
 CONDITIONS = {"!=": lambda t: ["not", ["=", t, ZERO]], ">": lambda t: [">", t, ZERO], ">=": lambda t: [">=", t, ZERO]}
@@ -169,7 +171,7 @@ class Encoding:
             for eb, b in [*self.exponentials[i + 1 :], (ONE, ZERO)]:
                 facts += [["iff", ["<", a, b], ["<", ea, eb]], ["iff", ["<", b, a], ["<", eb, ea]]]
         facts += [cut_fact(cut, self.exponentials) for cut in cuts]
-        return smtlib.problem_text(self.constants, facts, self.goal, [] if {"kind": "reals"} in cuts else self.integers)
+        return smtlib.problem_text(self.constants, facts, self.goal, [] if REALS in cuts else self.integers)
 
     def term(self, tree: Tree) -> Tree:
         """A polynomial tree standing for `tree` (auxiliaries added as needed)."""

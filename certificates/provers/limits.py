@@ -27,7 +27,7 @@ from headflow.certificates.kernel import limits, real_statements
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
 from headflow.certificates.kernel.limits import instance
-from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
+from headflow.certificates.kernel.real_encoding import REALS, Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
 from headflow.certificates.statements.limits import elaborate, reference
@@ -114,13 +114,29 @@ def search(
                 return None
             if cuts is None:
                 continue
-            payload |= {"limit": statement["limit"], "cuts": cuts}
-            try:
-                limits.check(statement, claim.id, "smt", payload, SECONDS)
-            except Rejected:
-                continue
-            return statement, payload
+            payload |= {"limit": statement["limit"]}
+            reals = [c if REALS in c else [*c, REALS] for c in cuts]
+            for tried in (cuts, reals) if any(v["integer"] for v in statement["variables"]) else (cuts,):
+                try:
+                    limits.check(statement, claim.id, "smt", payload | {"cuts": tried}, SECONDS)
+                except Rejected:
+                    continue
+                return statement, payload | {"cuts": tried}
     return None
+
+
+def _over_reals(cuts: list[dict[str, object]], encoding: Encoding) -> list[list[dict[str, object]]]:
+    """The cuts, then (with integer variables) the cuts with the integers read as reals."""
+    return [cuts, [*cuts, REALS]] if encoding.integers else [cuts]
+
+
+def _accepted(built: dict[str, Any], cuts: list[dict[str, object]]) -> bool:
+    """Whether the kernel proves the statement with these cuts (its solvers, PROBLEM_SECONDS each)."""
+    try:
+        real_statements.check(built, built["claim"], "smt", {"cuts": cuts}, PROBLEM_SECONDS)
+    except Rejected:
+        return False
+    return True
 
 
 def _nodes(tree: Any) -> list[Any]:
@@ -267,21 +283,20 @@ def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
 def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list[list[dict[str, object]]] | None:
     """The cuts that prove each statement of form `real`, or None when one is not proved: first the products and
     `POWERS` between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their
-    limit); else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear
-    search may not stop at its limits (nor without `refining`). NotEncodable when a statement has no encoding (no other
-    candidate has either)."""
+    limit), then with the integer variables read as reals (the cut `reals`); else z3 with Taylor cuts
+    (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear search may not stop at its limits
+    (nor without `refining`). NotEncodable when a statement has no encoding (no other candidate has either)."""
     found = []
     for built in statements:
         encoding = Encoding(built)
         pairs = itertools.permutations(range(len(encoding.exponentials)), 2)  # q a_i <= p a_j and p a_j <= q a_i
         extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, -p]} for i, j in pairs for q, p in POWERS]
-        try:
-            real_statements.check(built, built["claim"], "smt", {"cuts": products(encoding) + extra}, PROBLEM_SECONDS)
-            found.append(products(encoding) + extra)
+        exact = products(encoding) + extra
+        if (proved := next((c for c in _over_reals(exact, encoding) if _accepted(built, c)), None)) is not None:
+            found.append(proved)
             continue
-        except Rejected:
-            if symbolic_power(built) or not refining:
-                return None
+        if symbolic_power(built) or not refining:
+            return None
         refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
         if refinement.status != "proved":
             return None

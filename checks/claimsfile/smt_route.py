@@ -33,7 +33,7 @@ from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import IdentityClaim, InequalityClaim
 from headflow.certificates.kernel import real_statements, solvers
 from headflow.certificates.kernel.exprtree import TreeError
-from headflow.certificates.kernel.real_encoding import CutError, Encoding, NotEncodable
+from headflow.certificates.kernel.real_encoding import REALS, CutError, Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.counterexamples import witness_certificates
 from headflow.certificates.provers.smt_refinement import refine, symbolic_power
@@ -47,8 +47,6 @@ METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
 #: one problem, so that check-cert's z3 proves the last problem as this one did.
 RLIMIT = {"quick": 600_000, "thorough": solvers.RLIMITS["z3"]}
 
-#: The cut that reads the integer variables as reals (`real_encoding`), tried where cvc5 does not close the integers.
-REALS = {"kind": "reals"}
 #: The caller's refutation test: the claim (an identity as the relation `=`) and an exact point of the
 #: domain -> the verified witness that the claim fails there, or None.
 Refute = Callable[[InequalityClaim, dict[sp.Symbol, sp.Rational]], dict[str, Any] | None]

@@ -18,6 +18,7 @@ from headflow.certificates.coq import lambertw
 from headflow.certificates.kernel import real_statements
 from headflow.certificates.kernel.coq import run
 from headflow.certificates.kernel.coq.statements import PRELUDE
+from headflow.certificates.kernel.real_encoding import REALS
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
@@ -25,7 +26,6 @@ from headflow.checks.verdicts import Verdict
 
 from tests.coq_tier import needs_coqc
 
-REALS = {"kind": "reals"}
 RATE = """
 [[claim]]
 id = "rate.at-lambda-max"
