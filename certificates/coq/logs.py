@@ -36,11 +36,14 @@ def splits(formulas: list[Any], integers: Any = (), roots: list[tuple[str, ...]]
     """Proof lines that pose ln X = sum q ln f for each logarithm of the formulas whose argument is a product of powers
     of factors f (`log_products.split`) and rewrite it everywhere; none without one."""
     lines: list[str] = []
+
+    def text(tree: Any) -> str:
+        return translated(tree, {}, integers, roots)
+
     for node in dict.fromkeys(json.dumps(n) for f in formulas for n in _logs(expanded(f))):
         argument = json.loads(node)[1]
         if (parts := split(argument)) is None:
             continue
-        text = lambda tree: translated(tree, {}, integers, roots)  # noqa: E731
         total = " + ".join(f"{real(q)} * (ln {text(json.loads(f))})" for f, q in parts.items())
         lines.append(
             f"  try (let h := fresh in assert (h : ln {text(argument)} = {total}) by ({PROOF}); rewrite h in *)."

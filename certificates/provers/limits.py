@@ -38,9 +38,9 @@ from headflow.certificates.sympy_trees import from_sympy
 RATES = (Fraction(2), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(1, 8))
 #: The power cuts proposed between every two exponential atoms (q a_i - p a_j <= 0 iff e_i^q <= e_j^p), as (q, p).
 POWERS = ((1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1))
-#: Below this estimated decay rate (a power of v) the log scale is tried first, with the operations SymPy may spend on
-#: the coefficient's limit.
-LOG_DECAY, LOG_OPERATIONS = 0.05, 3_000_000
+#: Below this estimated decay rate (a power of v; 1/log v reads 0.06 between 10^6 and 10^8) the log scale is tried
+#: first, else last, with the operations SymPy may spend on the coefficient's limit.
+LOG_DECAY, LOG_OPERATIONS = 0.1, 3_000_000
 #: z3's resources for one built statement, and the seconds each solver has in the kernel's check.
 RLIMIT, ROUNDS, SECONDS = 1_000_000, 4, 20.0
 #: Candidates tried at most (a count, not a clock: whether a certificate is written does not depend on load beyond the
@@ -157,12 +157,12 @@ def _sign(relation: str, holds: bool) -> str | None:
     return None if holds else "?"
 
 
-def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float:
+def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float | None:
     """The least rate k with |h - L| ~ v^(-k) seen at the corners of the other variables' bounds (balls at v = 10^6
-    and 10^8; a proposal only); 0 when it cannot be estimated."""
+    and 10^8; a proposal only); None when it cannot be estimated."""
     statement = elaborate(claim, "smt", {"limit": limit, "error": {}} | column)
     if statement is None:
-        return 0.0
+        return None
     statement = instance(statement) if "at" in statement else statement  # the fixed variables' values put in
     v, others = statement["variable"], statement["variables"][:-1]
     corners = [{}]
@@ -182,8 +182,8 @@ def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float
                 ]
             rates.append(float((at[0] / at[1]).log() / arb(100).log()))
         except (TreeError, ValueError, ZeroDivisionError):
-            return 0.0
-    return min(rates, default=0.0) if all(math.isfinite(r) for r in rates) else 0.0
+            return None
+    return min(rates, default=None) if all(math.isfinite(r) for r in rates) else None
 
 
 def _errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list[dict[str, Any]]:
@@ -197,9 +197,10 @@ def _errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list
     coefficients += [e for e in exps] + [["mul", ["rat", "2"], e] for e in exps]
     if symbols(limit):
         coefficients += [["mul", ["rat", "2"], limit, e] for e in exps] + [["mul", ["rat", "2"], limit]]
-    rates = sorted((k for k in RATES if k <= decay * 1.01), reverse=True) or list(RATES)
+    rates = sorted((k for k in RATES if decay is not None and k <= decay * 1.01), reverse=True) or list(RATES)
     found = [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
-    return (_log_errors(claim, limit, column) if decay < LOG_DECAY else []) + found
+    logs = _log_errors(claim, limit, column)
+    return logs + found if decay is not None and decay < LOG_DECAY else found + logs
 
 
 def _log_errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list[dict[str, Any]]:
