@@ -1,9 +1,9 @@
 """Coq facts for a statement that binds two Lambert W values of equal arguments (`rate.at-lambda-max`: W((n - 1)
 exp(-1)), lambda_max's stored form, and W((n - 1)/e), the claim's): no library defines W, a statement binds each as
-`is_lambertw z w` (w >= -1, w e^w = z), and the two are one value because x e^x is strictly increasing on [-1, oo)
-(`hf_lambertw_same`, from the mean value theorem, Coquelicot's `MVT_gen`, on [a, (a + b)/2] and [(a + b)/2, b], where
-the derivative (1 + x) e^x is >= 0 and > 0). Untrusted, like every proof: coqc proves the lemmas and each equation,
-skipped (`try`) where the arguments are not shown equal."""
+`is_lambertw z w` (w >= -1, w e^w = z). Where the lean tactics do not close a conjunct, its proof first makes the two
+one: x e^x is strictly increasing on [-1, oo) (`hf_lambertw_same`, from the mean value theorem, Coquelicot's
+`MVT_gen`, on [a, (a + b)/2] and [(a + b)/2, b], where the derivative (1 + x) e^x is >= 0 and > 0). Untrusted, like
+every proof: coqc proves the lemmas and each equation, skipped (`try`) where the arguments are not shown equal."""
 
 from __future__ import annotations
 
@@ -46,12 +46,12 @@ _EQUAL = (
 )
 
 
-def same(lambertw: list[int]) -> list[str]:
-    """Proof lines that rewrite each later W value into an earlier one of an equal argument (the hypotheses named
-    `hw{k}l`, `hw{k}e` by the intros), where coqc shows the arguments equal."""
-    return [
-        f"  try (let e := fresh in assert (e : lambertw'{m} = lambertw'{k}) by (symmetry; apply (hf_lambertw_same _ _ "
-        f"_ _ (conj hw{k}l hw{k}e) (conj hw{m}l hw{m}e)); {_EQUAL}); rewrite e in *)."
+def same(lambertw: list[int]) -> str:
+    """A tactic that rewrites each later W value into an earlier one of an equal argument (the hypotheses named
+    `hw{k}l`, `hw{k}e` by the intros), where coqc shows the arguments equal; "" with fewer than two."""
+    return "; ".join(
+        f"try (let e := fresh in assert (e : lambertw'{m} = lambertw'{k}) by (symmetry; apply (hf_lambertw_same _ _ "
+        f"_ _ (conj hw{k}l hw{k}e) (conj hw{m}l hw{m}e)); {_EQUAL}); rewrite e in *)"
         for i, k in enumerate(lambertw)
         for m in lambertw[i + 1 :]
-    ]
+    )

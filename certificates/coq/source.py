@@ -227,7 +227,7 @@ def _lean(
     e^(1 + w) as e^1 e^w wherever an exponent is 1 + w (the product cut's fact), w e^w e = X where z = X / e, then
     each conjunct by `LEAN`."""
     lambertw = [k for k, root in enumerate(roots) if len(root) == 1]
-    lines = [*lambertw_facts.same(lambertw), *(f"  pose proof (exp_pos {a})." for a in exps)]
+    lines = [f"  pose proof (exp_pos {a})." for a in exps]
     lines += [f for f in facts if f.startswith("  hf_inverse_facts")]
     joined = "in * by (rewrite <- exp_plus; f_equal; field; lra)"
     lines += [f"  try (replace (exp {a}) with (exp 1 * exp lambertw'{k}) {joined})." for k in lambertw for a in exps]
@@ -246,7 +246,9 @@ def _lean(
         z, shown = roots[k][0], quotients[roots[k][0]]
         fact, nonzero = f"pose proof (f_equal (Rmult (exp 1)) hw{k}e) as hs{k}", "apply Rgt_not_eq, exp_pos"
         lines.append(f"  try ({fact}; replace (exp 1 * {z}) with {shown} in hs{k} by (field; {nonzero})).")
-    return [*lines, "  repeat match goal with |- _ /\\ _ => split end.", f"  all: first [ {LEAN} ]."]
+    one = lambertw_facts.same(lambertw)  # two W values of equal arguments made one, where LEAN alone fails
+    closing = f"  all: first [ {LEAN} ]." if not one else f"  all: first [ {LEAN} | ({one}; first [ {LEAN} ]) ]."
+    return [*lines, "  repeat match goal with |- _ /\\ _ => split end.", closing]
 
 
 def _atom_facts(
