@@ -217,7 +217,7 @@ def _log_errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> 
     positive = {s: sp.Symbol(s.name, positive=True) for s in difference.free_symbols}
     v = positive.get(sp.Symbol(statement["variable"]), sp.Symbol(statement["variable"], positive=True))
     expanded = sp.expand_log(difference.xreplace(positive), force=True)
-    found, _ = spend(LOG_OPERATIONS, lambda: sp.limit(sp.expand(expanded * sp.log(v)), v, sp.oo))
+    found, _ = spend(LOG_OPERATIONS, lambda: _limit(sp.expand(expanded * sp.log(v)), v))
     if found is None or not found.is_finite or found == 0 or found.has(v):
         return []
     try:
@@ -226,6 +226,14 @@ def _log_errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> 
         return []
     scaled = [k, ["neg", k], ["mul", ["rat", "2"], k], ["neg", ["mul", ["rat", "2"], k]]]
     return [{"coefficient": c, "scale": "log", "rate": "1"} for c in scaled]
+
+
+def _limit(expr: sp.Expr, v: sp.Symbol) -> sp.Expr | None:
+    """SymPy's limit of expr as v -> oo, or None where SymPy raises (a proposal: none is then made)."""
+    try:
+        return sp.limit(expr, v, sp.oo)
+    except (ValueError, TypeError, NotImplementedError, ArithmeticError, RecursionError, AttributeError):
+        return None
 
 
 def _exp_errors(claim: AsymptoticClaim, limit: Tree, infinite: bool = False) -> list[dict[str, Any]]:
