@@ -85,6 +85,34 @@ def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, se
     return f"claim {claim_id!r}: proves the model statement {shown}, which follows from {cited['claim']}: {proved}", how
 
 
+#: A claims-file claim's order of a named quantity (form `order`): the fields a table entry's `orders` list.
+ORDER = "order"
+ORDER_KEYS = ("quantity", "attention", "variable", "relation", "reference", "holds")
+
+
+def order_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
+    """A claims-file claim that a named quantity (the reduced clustering time) is, or is not, of an order in a
+    variable that tends to oo: proved by the smt check of the table entry whose `orders` list it (the entry's
+    sentence, reviewed as the others are, says why its statements establish each listed order)."""
+    if kind != "smt" or not isinstance(payload, dict) or payload != {"holds": data.get("holds")}:
+        raise Rejected(f"{claim_id}: an order is proved by an smt certificate that repeats whether it holds")
+    name = order_entry(data)
+    proved, how = _smt(expected(name, {}), name, {}, seconds)
+    shown = f"{data['quantity']} ({data['attention']}) is{' not' * (not data['holds'])} {data['relation']}"
+    shown += f"({term_text(data['reference'])}) as {data['variable']} -> oo"
+    return f"claim {claim_id!r}: {shown}, which follows from {name}: {proved}", how
+
+
+def order_entry(data: dict[str, Any]) -> str:
+    """The table entry whose `orders` list the order statement `data`; Rejected when none does."""
+    recheck.require_keys(data, {"form", "claim", *ORDER_KEYS}, f"statement of form {ORDER}")
+    order = {key: data[key] for key in ORDER_KEYS}
+    names = [name for name, entry in table().items() if order in entry.get("orders", ())]
+    if not names:
+        raise Rejected(f"{data['claim']!r}: the kernel's table lists this order under none of its smt statements")
+    return names[0]
+
+
 def implying_identity(data: dict[str, Any]) -> dict[str, Any]:
     """The gram statement of the table entry one of whose `models` (a paper identity's or a lemma's model statements,
     written once outside the kernel and reviewed as its sentence is) implies the model statement `data`

@@ -58,6 +58,7 @@ from .start import FORM as START, check as start_check
 CHECKERS = (real_statements, registry_statements, equilibrium_statements, trajectory, equiangular)
 FORMS = {m.FORM: m.check for m in CHECKERS} | {
     model_statements.FORM: registry_statements.model_check,
+    registry_statements.ORDER: registry_statements.order_check,
     LIMIT: limit_check,
     JENSEN: jensen_check,
     PUNCTURED: punctured_check,

@@ -167,9 +167,7 @@ def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float
     v, others = statement["variable"], statement["variables"][:-1]
     corners = [{}]
     for other in others:
-        ends = [other[e] for e in ("low", "high") if other[e] is not None and other[e][0] == "rat"]
-        values = [parse_rational(e[1]) + (1 if e is other["low"] and other["low_open"] else 0) for e in ends]
-        values = values or [parse_rational(statement["point"][other["name"]])]
+        values = _corners(other) or [parse_rational(statement["point"][other["name"]])]
         corners = [c | {other["name"]: x} for c in corners for x in values]
     h = ["div", ["rat", "1"], statement["expression"]] if "infinite" in statement else statement["expression"]
     difference, rates = ["sub", h, statement["limit"]], []
@@ -184,6 +182,17 @@ def _decay(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> float
         except (TreeError, ValueError, ZeroDivisionError):
             return None
     return min(rates, default=None) if all(math.isfinite(r) for r in rates) else None
+
+
+def _corners(variable: dict[str, Any]) -> list[Fraction]:
+    """A variable's rational ends, an open one moved inward by a quarter of the width (by 1 on a half-line): rho1 in
+    (0, 1) is read at 1/4 and 3/4."""
+    low, high = (
+        parse_rational(b[1]) if b is not None and b[0] == "rat" else None for b in (variable["low"], variable["high"])
+    )
+    step = (high - low) / 4 if low is not None and high is not None else Fraction(1)
+    ends = [low + step * variable["low_open"]] if low is not None else []
+    return ends + ([high - step * variable["high_open"]] if high is not None else [])
 
 
 def _errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ import sympy as sp
 from headflow.certificates.kernel import registry_statements
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.model_quantities import MODEL_QUANTITIES
-from headflow.certificates.statements import equilibrium
+from headflow.certificates.statements import equilibrium, orders
 from headflow.certificates.statements.equiangular import LEMMAS, REGISTRY_CLAIMS, registry_statement
 from headflow.certificates.statements.gram import GRAM
 from headflow.certificates.statements.model_lemmas import MODEL_LEMMAS
@@ -90,6 +90,9 @@ class SmtObligation:
 
     sentence: str
     statements: Callable[[], tuple[SmtStatement, ...]]
+    #: The claims-file orders of the reduced clustering time the sentence establishes: (attention, variable, order,
+    #: holds), each read as a claims file's `order` (`statements.orders.listed`).
+    orders: tuple[tuple[str, str, str, bool], ...] = ()
 
 
 def summary_q_star_relation() -> sp.Boolean:
@@ -979,8 +982,10 @@ SMT: dict[str, SmtObligation] = {
     "T25.softmax-time.reading-e": SmtObligation(
         "exact reduced softmax ODE: on [0, rho1] the speed rho' is at least rho1/(C n), C = rho1 exp(beta lambda)/"
         "(2 lambda (1 - rho1)), for every n >= 2. check-cert does NOT re-check the comparison step (outside the "
-        "kernel, textbook): a solution moving at speed >= rho1/(C n) covers [rho0, rho1] within time C n",
+        "kernel, textbook): a solution moving at speed >= rho1/(C n) covers [rho0, rho1] within time C n: the "
+        "clustering time (softmax) is O(n) as n -> oo",
         softmax_reduced_statements,
+        orders=(("softmax", "n", "O(n)", True),),
     ),
     "T25.relu-time.reading-c": SmtObligation(
         "first-order relu model: the time n ln(rho1 sqrt d)/(2 lambda^2 beta) is positive for d > rho1^(-2) and, "
@@ -1012,8 +1017,9 @@ SMT: dict[str, SmtObligation] = {
         "+ (n - 1) rho1), C = exp(beta lambda)/(lambda (1 - rho1)): O(log n), and no c > 0 has time >= c n for every "
         "n. check-cert does NOT re-check the comparison step (a solution with rho' >= g(rho) covers [0, rho1] within "
         "the integral of 1/g, here n exp(beta lambda) ln(1 + (n - 1) rho1)/(2 lambda (1 - rho1)(n - 1))) nor that "
-        "ln(1 + (n - 1) rho1)/n -> 0",
+        "ln(1 + (n - 1) rho1)/n -> 0: the clustering time (softmax) is neither Omega(n) nor Theta(n) as n -> oo",
         softmax_log_time_statements,
+        orders=(("softmax", "n", "Omega(n)", False), ("softmax", "n", "Theta(n)", False)),
     ),
     "T25.relu-time.reading-e": SmtObligation(
         "against the reading: on the exact reduced relu ODE the speed on (0, rho1] is at least (1 - rho1) lambda^2 "
@@ -1021,8 +1027,9 @@ SMT: dict[str, SmtObligation] = {
         "lambda^2 beta), bounded in n: at fixed d the time over n ln d tends to 0 as n -> oo, and no c > 0 has time "
         ">= c n ln d for every n >= 2 and d > rho1^(-2). check-cert does NOT re-check the comparison step (a solution "
         "with rho' >= g(rho) covers [rho0, rho1] within the integral of 1/g, here (sqrt d - 1/rho1)/((1 - rho1) "
-        "lambda^2 beta))",
+        "lambda^2 beta)): the clustering time (relu) is neither Omega(n log d) nor Theta(n log d) as n -> oo",
         relu_bounded_time_statements,
+        orders=(("relu", "n", "Omega(n * log(d))", False), ("relu", "n", "Theta(n * log(d))", False)),
     ),
     "T19.threshold": SmtObligation(
         "scalar heads alpha I, usa, orthogonal tokens, all real H >= 2, n >= 2, alpha > 0: Condition 8 holds iff "
@@ -1085,6 +1092,8 @@ def build() -> dict[str, dict[str, Any]]:
     for claim_id, smt_obligation in SMT.items():
         table[claim_id] = {"kind": "smt", "ranges": {}, "shape": [], "sentence": smt_obligation.sentence}
         table[claim_id]["statements"] = expected_statement_trees(claim_id)
+        if smt_obligation.orders:
+            table[claim_id]["orders"] = [orders.listed(*order) for order in smt_obligation.orders]
     for claim_id, point in POINTS.items():
         table[claim_id] = _point_entry(point)
     for claim_id, configuration in CONFIGURATIONS.items():

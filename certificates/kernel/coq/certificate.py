@@ -52,6 +52,10 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)
+    if form == (registry_statements.ORDER, None, "smt"):  # the statements of the table entry that lists the order
+        return checked.proved, universal(
+            registry_statements.expected(registry_statements.order_entry(statement), {})["statements"]
+        )
     if form in ((registry_statements.FORM, None, "smt"), (registry_statements.FORM, None, "convexity")):
         return checked.proved, universal(statement.get("statements") or registry_statements.chain(statement, payload))
     if form in ((registry_statements.FORM, None, "gram"), (model_statements.FORM, None, "gram")):  # lhs = rhs always
