@@ -36,8 +36,8 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
     """The one table of claims-file kinds and their statement modules: kind -> the elaborator of its certificates'
     core statements (imported when asked: checking a certificate needs none of them). The kinds absent here
     (`all`) write no certificate of their own (a conjunction's parts are claims of these kinds); `asymptotic` claims on
-    a closed form are stated in form `limit` (`limits`)."""
-    from headflow.certificates.statements import equilibrium, limits, model, punctured, real, trajectory
+    a closed form are stated in form `limit` (`limits`), on the clustering time in form `order` (`orders`)."""
+    from headflow.certificates.statements import equilibrium, model, orders, punctured, real, trajectory
 
     return {
         "identity": real.elaborate,
@@ -46,7 +46,7 @@ def elaborators() -> dict[str, Callable[[Any, str, dict[str, Any]], dict[str, An
         "dynamics": trajectory.dynamics_statement,
         "model": model.elaborate,
         "equilibrium": equilibrium.elaborate,
-        "asymptotic": limits.elaborate,
+        "asymptotic": orders.asymptotic,
     }
 
 

@@ -38,12 +38,8 @@ FIXED = {"~": ["rat", "1"], "o": ["rat", "0"]}
 def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The statement of an smt certificate of the claim with this payload's search data, or None when this form does
     not state it (a quantity other than an expression, a payload without a limit and an error, O(g) refuted)."""
-    if claim.quantity != "expression":  # a named quantity: its order, from the kernel's table
-        from headflow.certificates.statements.orders import elaborate as order
-
-        return order(claim, kind, payload)
     data = payload if isinstance(payload, dict) else {}
-    if kind != "smt" or not {"limit", "error"} <= set(data):
+    if kind != "smt" or claim.quantity != "expression" or not {"limit", "error"} <= set(data):
         return None
     names = {s.name: s for s in claim.order}
     expression = parse_tree(claim.raw["expr"], names)

@@ -13,10 +13,17 @@ from typing import Any
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel.registry_statements import ORDER
+from headflow.certificates.statements import limits
 from headflow.certificates.statements.limits import reference
 
 #: The quantity whose orders the kernel's table lists.
 QUANTITY = "clustering_time"
+
+
+def asymptotic(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The statement of a certificate of an asymptotic claim: of form `limit` on a closed form (`limits`), of form
+    `order` on the clustering time (`elaborate`)."""
+    return (limits.elaborate if claim.quantity == "expression" else elaborate)(claim, kind, payload)
 
 
 def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
