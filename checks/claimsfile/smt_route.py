@@ -8,8 +8,9 @@ z3 decides it, over bounded and unbounded domains alike (`headflow.certificates.
 - the negation unsat: the problem `headflow check-cert` will solve is built as it does
   (`headflow.certificates.kernel.real_statements.smt_problem`, from the statement and the cut data, every cut validated
   with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the resource limit
-  check-cert gives it (`certificates.kernel.solvers`), or else both answer unsat on it with the integer variables read
-  as reals (a proof for every real value holds at the integers: the cut `reals`); then the certificate (`smt`: its
+  check-cert gives it (`certificates.kernel.solvers`), or else, where an integer variable is unbounded (no cover can
+  take the domain), both answer unsat on it with the integer variables read as reals (a proof for every real value
+  holds at the integers: the cut `reals`); then the certificate (`smt`: its
   cuts, under the statement) is written: CERTIFIED;
 - a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
   at the model's point of the domain (a side undefined there, or balls that violate the relation);
@@ -88,7 +89,8 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
     if text != result.text:
         return f"z3 proves the SMT statement ({counted}), but the checker would print another problem"
     (answer,) = solvers.answers("cvc5", [text], solvers.DEFAULT_SECONDS)  # z3 answered unsat on this very text
-    if answer != "unsat" and encoding.integers:  # over the reals (which hold the integers): cvc5's stronger theory
+    if answer != "unsat" and _unbounded_integer(statement):  # over the reals (which hold the integers); a bounded
+        # domain is left to the cover route instead, whose boxes Coq re-checks
         payload = {"cuts": [*result.data, REALS]}
         relaxed = real_statements.smt_problem(json.loads(json.dumps(statement)), json.loads(json.dumps(payload)))
         answer = _both(relaxed)
@@ -104,6 +106,11 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         notes=f"negation of `domain => defined and {real_statements.relation_text(statement)}` unsat ({counted}); "
         "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it",
     )
+
+
+def _unbounded_integer(statement: dict[str, Any]) -> bool:
+    """Whether an integer variable of the statement has no upper bound (no cover can then take the domain)."""
+    return any(v["integer"] and v["high"] is None for v in statement["variables"])
 
 
 def _both(text: str) -> str:

@@ -25,6 +25,7 @@ from headflow.checks import coq_files
 from headflow.checks.verdicts import Verdict
 
 from tests.coq_tier import needs_coqc
+from tests.sample_claims import EXAMPLES, claims_of
 
 RATE = """
 [[claim]]
@@ -88,3 +89,13 @@ def test_coq_proves_the_two_lambert_w_values_one(rate: Path) -> None:
     for argument, status in (("(n - 1) * / exp 1", "accepted"), ("n / exp 1", "rejected")):
         text = f"{PRELUDE}{lambertw.LEMMAS}{lemma.format(argument)}\nProof. {proof} Qed.\n"
         assert run.compile_source(text).status == status
+
+
+@pytest.mark.slow
+def test_a_bounded_domain_is_left_to_the_cover_route(tmp_path: Path) -> None:
+    """exp(2 alpha beta*) < (n - 1)/(H - 1) over integers H in [2, 4], n in [3, 6]: cvc5 does not close the integers,
+    and the domain is bounded, so the boxes of the cover route (which Coq re-checks) decide it, not the reals."""
+    claims = (EXAMPLES / "paper.toml").read_text()
+    report = checks.check(claims_of(claims, "variant.T19.threshold.sufficient"), certificates=tmp_path, progress=False)
+    assert report.verdicts == {"variant.T19.threshold.sufficient": Verdict.CERTIFIED}
+    assert list(tmp_path.glob("*.interval-cover.*.json")) and not list(tmp_path.glob("*.smt.*.json"))
