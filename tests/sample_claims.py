@@ -1,8 +1,10 @@
 """Claims-file text shared by tests that need one certificate of each common kind, `claims_of`, which picks
-claims out of a claims file's text, and `certificates_of`, the certificates a check of such text writes."""
+claims out of a claims file's text, `example` (one example file's claim) and `one_claim` (text of one claim, parsed),
+and `certificates_of`, the certificates a check of such text writes."""
 
 import re
 from pathlib import Path
+from typing import Any
 
 #: The repository's example claims files.
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -31,6 +33,19 @@ def claims_of(text: str, *ids: str, keep: bool = True) -> str:
     tables = ["[[claim]]" + part for part in text.split("[[claim]]")[1:]]
     named = [(t, re.search(r'^id = "([^"]+)"', t, re.MULTILINE)) for t in tables]  # none: "[[claim]]" in a comment
     return "".join(t for t, found in named if found is not None and (found[1] in ids) == keep)
+
+
+def example(name: str, claim_id: str) -> str:
+    """The text of one claim of the example file `examples/{name}.toml`."""
+    return claims_of((EXAMPLES / f"{name}.toml").read_text(), claim_id)
+
+
+def one_claim(text: str) -> Any:
+    """The one claim of a claims file's text, parsed."""
+    from headflow.certificates.claims.loader import parse_claims
+
+    (claim,) = parse_claims(text)
+    return claim
 
 
 def certificates_of(text: str, folder: Path) -> dict[str, Path]:

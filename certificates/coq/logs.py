@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from headflow.certificates.kernel.coq.statements import expanded, real, translated
+from headflow.certificates.kernel.coq.statements import real, translated
 from headflow.certificates.log_products import split
 
 LEMMAS = """\
@@ -32,28 +32,19 @@ PROOF = "repeat first [ {} | rewrite ln_exp ]; simpl INR; field".format(
 )
 
 
-def splits(formulas: list[Any], integers: Any = (), roots: list[tuple[str, ...]] | None = None) -> list[str]:
-    """Proof lines that pose ln X = sum q ln f for each logarithm of the formulas whose argument is a product of powers
-    of factors f (`log_products.split`) and rewrite it everywhere; none without one."""
-    lines: list[str] = []
+def splits(logs: list[Any], integers: Any = (), roots: list[tuple[str, ...]] | None = None) -> list[str]:
+    """Proof lines that pose ln X = sum q ln f for each logarithm `["log", X]` of a statement (its atoms, as the proof's
+    facts found them) whose argument X is a product of powers of factors f (`log_products.split`), and rewrite it
+    everywhere; none without one."""
 
     def text(tree: Any) -> str:
         return translated(tree, {}, integers, roots)
 
-    for node in dict.fromkeys(json.dumps(n) for f in formulas for n in _logs(expanded(f))):
-        argument = json.loads(node)[1]
-        if (parts := split(argument)) is None:
-            continue
-        total = " + ".join(f"{real(q)} * (ln {text(json.loads(f))})" for f, q in parts.items())
-        lines.append(
-            f"  try (let h := fresh in assert (h : ln {text(argument)} = {total}) by ({PROOF}); rewrite h in *)."
-        )
+    lines = []
+    for _, argument in map(json.loads, dict.fromkeys(map(json.dumps, logs))):  # each logarithm once
+        if (parts := split(argument)) is not None:
+            total = " + ".join(f"{real(q)} * (ln {text(json.loads(f))})" for f, q in parts.items())
+            lines.append(
+                f"  try (let h := fresh in assert (h : ln {text(argument)} = {total}) by ({PROOF}); rewrite h in *)."
+            )
     return lines
-
-
-def _logs(tree: Any) -> list[Any]:
-    """The log nodes of a tree, innermost first."""
-    if not isinstance(tree, list) or not tree or tree[0] in ("rat", "sym"):
-        return []
-    inner = [node for child in tree[1:] for node in _logs(child)]
-    return inner + [tree] * (tree[0] == "log" and len(tree) == 2)

@@ -191,7 +191,7 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
 
     taylor, pairs = cuts.facts(list(statement.cuts), exps, first_cut, premise)
     past = past_root.facts(list(statement.hypotheses), roots, named, statement.integers)
-    split = logs.splits(formulas, statement.integers, roots)
+    split = logs.splits([tree for tree in trees.values() if tree[0] == "log"], statement.integers, roots)
     proof = [f"  intros {intros}." if intros else "", *opened, *past, *facts, *split, *taylor]
     by_factors = factoring.proof() if statement.name not in PROOFS and len(roots) == bound else None
     tactics = " | ".join([FALLBACK[0], *([by_factors] if by_factors else []), FALLBACK[1]])

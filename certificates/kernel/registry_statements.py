@@ -107,9 +107,15 @@ def order_entry(data: dict[str, Any]) -> str:
     """The table entry whose `orders` list the order statement `data`; Rejected when none does."""
     recheck.require_keys(data, {"form", "claim", *ORDER_KEYS}, f"statement of form {ORDER}")
     order = {key: data[key] for key in ORDER_KEYS}
-    names = [name for name, entry in table().items() if order in entry.get("orders", ())]
+    return _listing("orders", lambda listed: listed == order, "this order under none of its smt statements")
+
+
+def _listing(field: str, lists: Any, where: str) -> str:
+    """The first table entry one of whose `field` items `lists` (the item -> whether it lists the statement);
+    Rejected when none does (`where`: what the table lists it under)."""
+    names = [name for name, entry in table().items() if any(lists(item) for item in entry.get(field, ()))]
     if not names:
-        raise Rejected(f"{data['claim']!r}: the kernel's table lists this order under none of its smt statements")
+        raise Rejected(f"the kernel's table lists {where}")
     return names[0]
 
 
@@ -118,12 +124,10 @@ def implying_identity(data: dict[str, Any]) -> dict[str, Any]:
     written once outside the kernel and reviewed as its sentence is) implies the model statement `data`
     (`_implies`). A lemma about every interaction states the weight of the pair (j, k) as the symbol `phi_jk`: the
     statement's own interaction phi(s) (exp(beta s) without one) at the score s = <x_j, M x_k> is written in."""
-    names = [name for name, entry in table().items() if any(_implies(m, data) for m in entry.get("models", ()))]
-    if not names:
-        raise Rejected("the kernel's table lists this model statement under none of its identities")
+    name = _listing("models", lambda model: _implies(model, data), "this model statement under none of its identities")
     score = ["inner", ["vec", "xj"], ["apply", "M", ["vec", "xk"]]]
     weight = substitute(data["interaction"] or ["exp", ["mul", ["sym", "beta"], ["sym", "s"]]], {"s": score})
-    return substitute(expected(names[0], {}), {"phi_jk": weight})
+    return substitute(expected(name, {}), {"phi_jk": weight})
 
 
 def _implies(model: dict[str, Any], data: dict[str, Any]) -> bool:

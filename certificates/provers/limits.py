@@ -27,7 +27,7 @@ from headflow.certificates.kernel import limits, real_statements
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import Tree, TreeError, evaluate, parse_rational, rational_text, symbols
 from headflow.certificates.kernel.limits import instance
-from headflow.certificates.kernel.real_encoding import REALS, Encoding, NotEncodable
+from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
 from headflow.certificates.statements.limits import elaborate, reference
@@ -39,7 +39,7 @@ RATES = (Fraction(2), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(1, 8
 #: The power cuts proposed between every two exponential atoms (q a_i - p a_j <= 0 iff e_i^q <= e_j^p), as (q, p).
 POWERS = ((1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1))
 #: Below this estimated decay rate (a power of v; 1/log v reads 0.06 between 10^6 and 10^8) the log scale is tried
-#: first, else last, with the operations SymPy may spend on the coefficient's limit.
+#: first (else not), with the operations SymPy may spend on the coefficient's limit.
 LOG_DECAY, LOG_OPERATIONS = 0.1, 3_000_000
 #: z3's resources for one built statement, and the seconds each solver has in the kernel's check.
 RLIMIT, ROUNDS, SECONDS = 1_000_000, 4, 20.0
@@ -114,29 +114,13 @@ def search(
                 return None
             if cuts is None:
                 continue
-            payload |= {"limit": statement["limit"]}
-            reals = [c if REALS in c else [*c, REALS] for c in cuts]
-            for tried in (cuts, reals) if any(v["integer"] for v in statement["variables"]) else (cuts,):
-                try:
-                    limits.check(statement, claim.id, "smt", payload | {"cuts": tried}, SECONDS)
-                except Rejected:
-                    continue
-                return statement, payload | {"cuts": tried}
+            payload |= {"limit": statement["limit"], "cuts": cuts}
+            try:
+                limits.check(statement, claim.id, "smt", payload, SECONDS)
+            except Rejected:
+                continue
+            return statement, payload
     return None
-
-
-def _over_reals(cuts: list[dict[str, object]], encoding: Encoding) -> list[list[dict[str, object]]]:
-    """The cuts, then (with integer variables) the cuts with the integers read as reals."""
-    return [cuts, [*cuts, REALS]] if encoding.integers else [cuts]
-
-
-def _accepted(built: dict[str, Any], cuts: list[dict[str, object]]) -> bool:
-    """Whether the kernel proves the statement with these cuts (its solvers, PROBLEM_SECONDS each)."""
-    try:
-        real_statements.check(built, built["claim"], "smt", {"cuts": cuts}, PROBLEM_SECONDS)
-    except Rejected:
-        return False
-    return True
 
 
 def _nodes(tree: Any) -> list[Any]:
@@ -208,8 +192,8 @@ def _errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list
         coefficients += [["mul", ["rat", "2"], limit, e] for e in exps] + [["mul", ["rat", "2"], limit]]
     rates = sorted((k for k in RATES if decay is not None and k <= decay * 1.01), reverse=True) or list(RATES)
     found = [{"coefficient": c, "scale": "power", "rate": rational_text(k)} for k in rates[:2] for c in coefficients]
-    logs = _log_errors(claim, limit, column)
-    return logs + found if decay is not None and decay < LOG_DECAY else found + logs
+    slow = decay is not None and decay < LOG_DECAY  # slower than any power: the log scale first
+    return (_log_errors(claim, limit, column) if slow else []) + found
 
 
 def _log_errors(claim: AsymptoticClaim, limit: Tree, column: dict[str, Any]) -> list[dict[str, Any]]:
@@ -301,20 +285,21 @@ def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
 def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list[list[dict[str, object]]] | None:
     """The cuts that prove each statement of form `real`, or None when one is not proved: first the products and
     `POWERS` between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their
-    limit), then with the integer variables read as reals (the cut `reals`); else z3 with Taylor cuts
-    (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear search may not stop at its limits
-    (nor without `refining`). NotEncodable when a statement has no encoding (no other candidate has either)."""
+    limit); else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear
+    search may not stop at its limits (nor without `refining`). NotEncodable when a statement has no encoding (no other
+    candidate has either)."""
     found = []
     for built in statements:
         encoding = Encoding(built)
         pairs = itertools.permutations(range(len(encoding.exponentials)), 2)  # q a_i <= p a_j and p a_j <= q a_i
         extra = [{"kind": "power", "atoms": [i, j], "exponents": [q, -p]} for i, j in pairs for q, p in POWERS]
-        exact = products(encoding) + extra
-        if (proved := next((c for c in _over_reals(exact, encoding) if _accepted(built, c)), None)) is not None:
-            found.append(proved)
+        try:
+            real_statements.check(built, built["claim"], "smt", {"cuts": products(encoding) + extra}, PROBLEM_SECONDS)
+            found.append(products(encoding) + extra)
             continue
-        if symbolic_power(built) or not refining:
-            return None
+        except Rejected:
+            if symbolic_power(built) or not refining:
+                return None
         refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
         if refinement.status != "proved":
             return None

@@ -29,7 +29,7 @@ from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
-from tests.sample_claims import EXAMPLES, certificates_of, claims_of
+from tests.sample_claims import EXAMPLES, certificates_of, claims_of, example, one_claim
 
 #: (examples file, claim id) -> the lemma its certificate cites.
 CITED = {
@@ -54,30 +54,21 @@ CITED = {
 }
 
 
-def _claim(text: str) -> Any:
-    (claim,) = parse_claims(text)
-    return claim
-
-
 def _certificate(claim: Any, folder: Path) -> Path | None:
     """The gram certificate of a model claim, or of a dynamics claim through its pointwise statement."""
     return (certify_pointwise if isinstance(claim, DynamicsClaim) else certify_model)(claim, folder)
 
 
-def _example(name: str, claim_id: str) -> str:
-    return claims_of((EXAMPLES / f"{name}.toml").read_text(), claim_id)
-
-
 @pytest.mark.parametrize(("name", "claim_id"), CITED)
 def test_an_example_claim_carries_its_lemma_and_is_held_to_its_file(name: str, claim_id: str, tmp_path: Path) -> None:
-    text = _example(name, claim_id)
-    path = _certificate(_claim(text), tmp_path)
+    text = example(name, claim_id)
+    path = _certificate(one_claim(text), tmp_path)
     assert path is not None
     checked = check_file(path)
     assert checked.ok, checked.message
     assert f"claim {claim_id!r}: proves" in checked.proved
     assert f"which follows from {CITED[name, claim_id]}: " in checked.proved
-    assert recheck(path, claims={claim_id: _claim(text)}, read_claim=True).ok
+    assert recheck(path, claims={claim_id: one_claim(text)}, read_claim=True).ok
 
 
 MODEL = """
@@ -140,23 +131,23 @@ SCHEME_NOT_IMPLIED = {
 
 @pytest.mark.parametrize("attack", SCHEME_NOT_IMPLIED)
 def test_a_scheme_energy_claim_the_lemma_does_not_imply_gets_no_certificate(attack: str, tmp_path: Path) -> None:
-    assert certify_pointwise(_claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED[attack])), tmp_path) is None
+    assert certify_pointwise(one_claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED[attack])), tmp_path) is None
 
 
 @pytest.mark.parametrize("scheme", ["pre-ln", "peri-ln", "mix-ln", "ngpt"])
 def test_every_scheme_energy_claim_of_usa_heads_carries_the_scheme_lemma(scheme: str, tmp_path: Path) -> None:
     text = SCHEME.format(fields=f'geometry = "{scheme}"\nheads = "random-symmetric"\nH = 2')
-    path = certify_pointwise(_claim(text), tmp_path)
+    path = certify_pointwise(one_claim(text), tmp_path)
     assert path is not None and "which follows from lemma.scheme-energy" in check_file(path).proved
-    assert recheck(path, claims={"scheme": _claim(text)}, read_claim=True).ok
+    assert recheck(path, claims={"scheme": one_claim(text)}, read_claim=True).ok
 
 
 def test_a_scheme_certificate_relabelled_for_a_false_claim_is_refused(tmp_path: Path) -> None:
     # the Pre-LN certificate of usa heads, filed under the claim of two softmax heads under Peri-LN (false)
     genuine = SCHEME.format(fields='geometry = "pre-ln"\nheads = "random-symmetric"\nH = 2')
-    path = certify_pointwise(_claim(genuine), tmp_path)
+    path = certify_pointwise(one_claim(genuine), tmp_path)
     assert path is not None and check_file(path).ok
-    false = _claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED["two softmax heads"]))
+    false = one_claim(SCHEME.format(fields=SCHEME_NOT_IMPLIED["two softmax heads"]))
     assert not recheck(path, claims={"scheme": false}, read_claim=True).ok
 
 
@@ -170,9 +161,9 @@ def test_a_wrong_identical_heads_identity_fails_the_kernel() -> None:
 
 
 def test_an_energy_share_certificate_relabelled_for_half_the_share_is_refused(tmp_path: Path) -> None:
-    path = _certificate(_claim(_example("identical_heads", "identical-heads-energy-share")), tmp_path)
+    path = _certificate(one_claim(example("identical_heads", "identical-heads-energy-share")), tmp_path)
     assert path is not None and check_file(path).ok
-    half = _claim(
+    half = one_claim(
         MODEL.format(fields=NOT_IMPLIED["half an energy share"]).replace('"edited"', '"identical-heads-energy-share"')
     )
     assert not recheck(path, claims={"identical-heads-energy-share": half}, read_claim=True).ok
@@ -189,7 +180,7 @@ def test_a_wrong_speed_identity_fails_the_kernel() -> None:
 
 @pytest.mark.parametrize("attack", NOT_IMPLIED)
 def test_a_statement_no_lemma_implies_gets_no_certificate(attack: str, tmp_path: Path) -> None:
-    assert certify_model(_claim(MODEL.format(fields=NOT_IMPLIED[attack])), tmp_path) is None
+    assert certify_model(one_claim(MODEL.format(fields=NOT_IMPLIED[attack])), tmp_path) is None
     assert not list(tmp_path.iterdir())
 
 
@@ -220,7 +211,7 @@ INTERACTIONS = {
 
 @pytest.mark.parametrize("attack", INTERACTIONS)
 def test_a_forged_interaction_is_refused(attack: str, tmp_path: Path) -> None:
-    path = _certificate(_claim(_example("interactions", "energy-rate-square-interaction")), tmp_path)
+    path = _certificate(one_claim(example("interactions", "energy-rate-square-interaction")), tmp_path)
     assert path is not None
     checked = check_file(forged_file(path, tmp_path, _edit_statement("interaction", INTERACTIONS[attack])))
     assert not checked.ok and "interaction" in checked.message, checked.message
@@ -229,7 +220,7 @@ def test_a_forged_interaction_is_refused(attack: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("attack", FORGED)
 def test_a_forged_lemma_certificate_is_refused(attack: str, tmp_path: Path) -> None:
     claim_id, key, value = FORGED[attack]
-    path = _certificate(_claim(_example("masks", claim_id)), tmp_path)
+    path = _certificate(one_claim(example("masks", claim_id)), tmp_path)
     assert path is not None
     checked = check_file(forged_file(path, tmp_path, _edit_statement(key, value)))
     assert not checked.ok
@@ -258,7 +249,7 @@ COQ = {
 @needs_coqc
 @pytest.mark.parametrize("lemma", COQ)
 def test_coq_proves_a_lemma_certificate(lemma: str, tmp_path: Path) -> None:
-    path = _certificate(_claim(_example(*COQ[lemma])), tmp_path)
+    path = _certificate(one_claim(example(*COQ[lemma])), tmp_path)
     assert path is not None
     proved, coq_problem = problem(check_file(path))
     assert f"which follows from {lemma}" in proved
@@ -294,7 +285,7 @@ def test_a_region_certificate_is_not_held_to_another_property(tmp_path: Path) ->
     1/2 at every time from its random starts): --claims elaborates no statement for it, so the certificate is not
     its proof."""
     text = claims_of((EXAMPLES / "invariance.toml").read_text(), "energy.stays-above")
-    path = certify_pointwise(_claim(text), tmp_path)
+    path = certify_pointwise(one_claim(text), tmp_path)
     assert path is not None
-    other = _claim(text.replace('property = "stays-at-least"', 'property = "at-least"'))
+    other = one_claim(text.replace('property = "stays-at-least"', 'property = "at-least"'))
     assert not recheck(path, claims={other.id: other}, read_claim=True).ok

@@ -9,10 +9,8 @@ a forged payload get no certificate or are refused.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.registry_statements import order_check
 from headflow.certificates.kernel.verify import check_file
@@ -21,7 +19,7 @@ from headflow.checks import coq_files
 from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
-from tests.sample_claims import EXAMPLES, claims_of
+from tests.sample_claims import example, one_claim
 
 #: (examples file, claim id) -> whether the claim holds and the entry its certificate cites.
 LISTED = {
@@ -42,25 +40,16 @@ order = "{order}"
 """
 
 
-def _claim(text: str) -> Any:
-    (claim,) = parse_claims(text)
-    return claim
-
-
-def _example(name: str, claim_id: str) -> str:
-    return claims_of((EXAMPLES / f"{name}.toml").read_text(), claim_id)
-
-
 @pytest.mark.parametrize(("name", "claim_id"), LISTED)
 def test_a_listed_order_carries_its_entry_and_is_held_to_its_file(name: str, claim_id: str, tmp_path: Path) -> None:
     holds, entry = LISTED[name, claim_id]
-    text = _example(name, claim_id)
-    path = certify(_claim(text), holds, tmp_path)
+    text = example(name, claim_id)
+    path = certify(one_claim(text), holds, tmp_path)
     assert path is not None
     checked = check_file(path)
     assert checked.ok, checked.message
     assert f"which follows from {entry}: " in checked.proved and (" is not " in checked.proved) != holds
-    assert recheck(path, claims={claim_id: _claim(text)}, read_claim=True).ok
+    assert recheck(path, claims={claim_id: one_claim(text)}, read_claim=True).ok
 
 
 @pytest.mark.parametrize(
@@ -73,14 +62,14 @@ def test_a_listed_order_carries_its_entry_and_is_held_to_its_file(name: str, cla
     ],
 )
 def test_an_order_no_entry_lists_gets_no_certificate(attention: str, order: str, holds: bool, tmp_path: Path) -> None:
-    assert certify(_claim(CLAIM.format(attention=attention, order=order)), holds, tmp_path) is None
+    assert certify(one_claim(CLAIM.format(attention=attention, order=order)), holds, tmp_path) is None
     assert not list(tmp_path.iterdir())
 
 
 def test_a_relabelled_or_forged_order_certificate_is_refused(tmp_path: Path) -> None:
-    path = certify(_claim(CLAIM.format(attention="softmax", order="O(n)")), True, tmp_path)
+    path = certify(one_claim(CLAIM.format(attention="softmax", order="O(n)")), True, tmp_path)
     assert path is not None and check_file(path).ok
-    omega = _claim(CLAIM.format(attention="softmax", order="Omega(n)"))
+    omega = one_claim(CLAIM.format(attention="softmax", order="Omega(n)"))
     assert not recheck(path, claims={"time": omega}, read_claim=True).ok
     statement = check_file(path).certificate["statement"]
     with pytest.raises(Rejected):  # the payload says the opposite of the statement
@@ -91,7 +80,7 @@ def test_a_relabelled_or_forged_order_certificate_is_refused(tmp_path: Path) -> 
 
 @needs_coqc
 def test_coq_re_checks_an_order_certificate(tmp_path: Path) -> None:
-    path = certify(_claim(_example("asymptotics", "relu-time.n-log-d")), False, tmp_path)
+    path = certify(one_claim(example("asymptotics", "relu-time.n-log-d")), False, tmp_path)
     assert path is not None
     checked = coq_files.check(path)
     assert checked.status == coq_files.RECHECKED, checked.message
