@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 SCHEMA = "headflow-certificate/4"
-KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium", "gram", "trajectory", "equiangular")
+KINDS = ("smt", "witness", "interval-cover", "convexity", "equilibrium", "gram", "trajectory", "equiangular", "sums")
 KINDS += ("circulant", "spaced", "start", "arc", "clusters")
 FIELDS = ("schema", "claim_id", "claim", "statement", "kind", "payload", "tools")
 #: The tools a certificate records (their distributions are the writer's, `certificates.store`), and the form of a

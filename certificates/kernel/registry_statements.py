@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import covers, inner_products, model_statements, recheck, smtlib, solvers
+from . import covers, inner_products, model_statements, model_sums, recheck, smtlib, solvers
 from .derivatives import derivative
 from .exact import ball_of
 from .exprtree import evaluate, parse_rational, substitute
@@ -78,6 +78,8 @@ def check(data: dict[str, Any], claim_id: str, kind: str, payload: dict[str, Any
 def model_check(data: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
     """A claims-file `model` statement: refuted or proved by a witness (`model_statements.check`), or, kind `gram`,
     proved by the gram check of the table entry one of whose `models` implies it (`implying_identity`)."""
+    if kind == "sums":
+        return model_sums.check(data, claim_id, payload)
     if kind != "gram":
         return model_statements.check(data, claim_id, kind, payload, seconds)
     shown, cited = model_statements.shown(data, model_statements.statement_of(data, claim_id)), implying_identity(data)

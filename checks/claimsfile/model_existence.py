@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from headflow.certificates.claims.model_negation import universal_negation
 from headflow.certificates.claims.schema import ModelClaim
-from headflow.certificates.provers import gram_identities
+from headflow.certificates.provers import gram_identities, model_sums
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.equality_existence import decide_equality_existence
 from headflow.checks.claimsfile.model_reduction import METHOD, prove_model
@@ -68,6 +68,9 @@ def decide_existence(claim: ModelClaim, ctx: Context, certify: bool = True) -> O
 def with_paper_certificate(claim: ModelClaim, decided: Outcome, ctx: Context) -> Outcome:
     """The outcome with the `gram` certificate of the paper's identity (or lemma) that proves it, when the kernel's
     table lists under one the claim's model statement, or, for a false existence claim, a universal statement that
-    denies it (`statements.model.denial`); the outcome alone otherwise."""
-    path = gram_identities.certify_model(claim, certificate_directory(ctx.certificate_dir))
+    denies it (`statements.model.denial`); else with the `sums` certificate of a universal claim whose sides the
+    kernel's normal form of sums shows equal or apart by terms >= 0 (`provers.model_sums`); the outcome alone
+    otherwise."""
+    directory = certificate_directory(ctx.certificate_dir)
+    path = gram_identities.certify_model(claim, directory) or model_sums.certify_model(claim, directory)
     return decided.with_certificate(path)

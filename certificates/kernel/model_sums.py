@@ -1,0 +1,344 @@
+"""Model statements for every n, d, H (kind `sums`): both sides in a normal form of sums over tokens and heads.
+
+A universal `model` statement (`model_statements`) without exact data, mask, interaction or fixed indices, with beta >
+0 and `given` conditions that bound the sizes (`H >= 2`), is proved when rhs - lhs (an equality), or the difference
+of its sides that should be >= 0 (`<=`, `>=`), is identically sum_k c_k N_k. The payload `{"terms": [{"coefficient":
+c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k as a model term over the sizes alone whose
+coefficients are all >= 0 once each size is written as its least value plus a number >= 0 (n >= 2, d >= 1, H >= 1,
+beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its shape (`_nonnegative`: numbers >= 0,
+sizes, even powers, squared norms, and their sums, products and sums over tokens and heads).
+
+"Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
+binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b
+H^c beta^e (integer exponents), a product of atoms, and for a vector one basis vector. The atoms are inner products of
+basis vectors (the tokens x_t, the head outputs f^h_t and the matrices M_h, W_h applied to them), the pair scalars
+p^h_tu and w^h_tu, the logarithms and the model's other named scalars; each is free (nothing else is known of it),
+so an identity of the normal form holds at every configuration for every n, d, H and beta. The expansion uses only
+bilinearity and symmetry of the inner product, the model's definitions (SPEC section 1: F_t = sum_h f^h_t, v_t = F_t/n
+(usa) or F_t, xdot_t = P_t v_t (sphere) or v_t (flat), P_t u = u - <u, x_t> x_t, and `DEFINED`), sum_u p^h_tu = 1
+(the softmax distribution p^h_tu = exp(beta s^h_tu)/Z^h_t, whose logarithm `DEFINED`'s entropy expands), w = p for
+softmax, and the statement's hypotheses: <x_t, x_t> = 1 (unit-tokens), M_h self-adjoint (symmetric-scores; so
+w^h_tu = w^h_ut for usa and relu, whose weight is a function of the score), W_h = M_h (aligned-values), M_h = lambda_h
+I (scalar-heads). Monomials are compared in the relabelling of their dummies whose text is least: relabelling the
+bound indices of a sum leaves it unchanged.
+"""
+
+from fractions import Fraction
+from itertools import permutations, product
+from math import ceil, comb, floor, prod
+from typing import Any
+
+from .model_statements import ModelStatement, shown, statement_of, term_of
+from .model_terms import Term, make, term_text
+from .recheck import Rejected, require_keys, require_list
+
+SIZES = ("n", "d", "H", "beta")
+LEAST = {"n": 2, "d": 1, "H": 1, "beta": 0}
+HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "scalar-heads")
+#: At most this many dummies of a kind in a monomial, monomials in an expansion, terms in a payload.
+MOST_DUMMIES, MOST_MONOMIALS, MOST_TERMS = 5, 20_000, 16
+ZERO = (0, 0, 0, 0)
+#: The free token i and head h, read as themselves.
+FREE = {"i": "i", "h": "h"}
+
+
+def _built(tree: list[Any]) -> Term:
+    return make(tree[0], tuple(_built(a) if isinstance(a, list) else a for a in tree[1:]))
+
+
+def _name(written: str) -> list[str]:
+    return ["name", written]
+
+
+#: The quantities defined from others (SPEC section 1), at token i (and j) and head h.
+DEFINED = {
+    name: _built(tree)
+    for name, tree in {
+        "a_h_i": ["inner", _name("f_h_i"), _name("x_i")],
+        "T_h_i": ["norm2", ["proj", _name("f_h_i")]],
+        "A_h_i": ["inner", ["-", _name("F_i"), _name("f_h_i")], _name("x_i")],
+        "s_h_ij": ["inner", _name("x_i"), ["M_h", _name("x_j")]],
+        "xbar": ["sum_j", ["*", _name("p_h_ij"), _name("x_j")]],
+        "F": ["sum_h", _name("f_h_i")],
+        "entropy_h_i": [
+            "neg",
+            ["sum_j", ["*", _name("p_h_ij"), ["-", ["*", _name("beta"), _name("s_h_ij")], ["log", _name("Z_h_i")]]]],
+        ],
+    }.items()
+}
+
+Key = tuple[tuple[int, ...], tuple[Any, ...], Any]  # size exponents, sorted atoms, basis vector (None: a number)
+Form = dict[Key, Fraction]
+
+
+def _one(atoms: tuple[Any, ...] = (), basis: Any = None, exponents: tuple[int, ...] = ZERO) -> Form:
+    return {(exponents, atoms, basis): Fraction(1)}
+
+
+def added(a: Form, b: Form, sign: int) -> Form:
+    found = dict(a)
+    for key, c in b.items():
+        found[key] = found.get(key, 0) + sign * c
+    return {key: c for key, c in found.items() if c}
+
+
+def _divided(form: Form, exponents: tuple[int, ...], q: Fraction) -> Form:
+    """form / (q n^a d^b H^c beta^e)."""
+    return {(tuple(a - b for a, b in zip(k[0], exponents, strict=True)), k[1], k[2]): c / q for k, c in form.items()}
+
+
+def _dummies(data: Any) -> set[str]:
+    """The dummy indices (t1, g2, ...: a letter and a number) in a key's atoms and basis."""
+    if isinstance(data, tuple):
+        return set().union(*map(_dummies, data))
+    return {data} if isinstance(data, str) and data[0] in "tg" and data[1:].isdigit() else set()
+
+
+def _renamed(data: Any, names: dict[str, str]) -> Any:
+    if isinstance(data, tuple):
+        return tuple(_renamed(part, names) for part in data)
+    return names.get(data, data) if isinstance(data, str) else data
+
+
+class Expansion:
+    """The normal form of one statement's terms, with its kind, geometry and hypotheses, and a counter of dummies."""
+
+    def __init__(self, claim: ModelStatement) -> None:
+        self.claim, self.hypotheses, self.count = claim, set(claim.hypotheses), 0
+        self.open: set[str] = set()  # the dummies of the sums being expanded (not yet bound)
+
+    def fresh(self, kind: str) -> str:
+        self.count += 1
+        return f"{kind}{self.count}"
+
+    def term(self, term: Term, env: dict[str, str]) -> Form:
+        """The expansion of `term`, its index letters read as `env` says (the free i and h: themselves)."""
+        op, args = term.op, term.args
+        if op == "num":
+            return {(ZERO, (), None): args[0]} if args[0] else {}
+        if op == "symbol":
+            return _one(exponents=tuple(int(s == args[0]) for s in SIZES))
+        if op in ("vector", "scalar", "pair"):
+            slots = args[2]
+            pair = slots.pair and (env[slots.pair[0]], env[slots.pair[1]])
+            return self.named(args[0], env.get(slots.head or ""), env.get(slots.token or ""), pair)
+        if op in ("+", "-", "neg"):
+            first, last = self.term(args[0], env), self.term(args[-1], env)
+            return added({}, last, -1) if op == "neg" else added(first, last, 1 if op == "+" else -1)
+        if op in ("*", "inner", "norm2"):
+            left = self.term(args[0], env)
+            return self.product(left, left if op == "norm2" else self.term(args[1], env))
+        if op == "/":  # by a non-zero monomial of numbers and sizes (`model_terms.make`)
+            [((exponents, _, _), q)] = self.term(args[1], env).items()
+            return _divided(self.term(args[0], env), exponents, q)
+        if op == "pow":
+            found = _one()
+            for _ in range(args[1]):
+                found = self.product(found, self.term(args[0], env))
+            return found
+        if op == "proj":  # P_t u = u - <u, x_t> x_t
+            u, x = self.term(args[0], env), self.named("x", None, env["i"], None)
+            return added(u, self.product(self.product(u, x), x), -1)
+        if op in ("M_h", "W_h"):
+            name = "M" if op == "M_h" or "aligned-values" in self.hypotheses else "W"
+            if name == "M" and "scalar-heads" in self.hypotheses:
+                return self.product(self.named("lambda_h", env["h"], None, None), self.term(args[0], env))
+            return {(k[0], k[1], (name, env["h"], k[2])): c for k, c in self.term(args[0], env).items()}
+        if op == "log":
+            inner = args[0].args
+            at = () if args[0].op == "symbol" else (env.get(inner[2].head or ""), env.get(inner[2].token or ""))
+            return _one((("log", inner[0], *at),))
+        if op in ("sum_i", "sum_j", "sum_h", "sum_g"):
+            dummy = self.fresh("t" if op in ("sum_i", "sum_j") else "g")
+            self.open.add(dummy)
+            body = self.term(args[0], env | {op[-1]: dummy})
+            self.open.discard(dummy)
+            return self.closed(body, dummy)
+        raise Rejected(f"sums: {op} has no normal form here (a square root)")
+
+    def named(self, name: str, head: str | None, token: str | None, pair: tuple[str, str] | None) -> Form:
+        """A named quantity (a vector by its primitive, a scalar by its declared name) at these indices."""
+        kind, geometry = self.claim.attention, self.claim.geometry
+        if name in ("x", "f"):
+            return _one(basis=(name, token) if name == "x" else (name, head, token))
+        if name == "v":
+            total = self.named("F", head, token, None)
+            return _divided(total, (1, 0, 0, 0), Fraction(1)) if kind == "usa" else total
+        if name == "xdot":
+            if geometry not in ("sphere", "flat"):
+                raise Rejected(f"sums: the velocity of the {geometry} scheme has no normal form here")
+            return self.term(_built(["proj", _name("v_i")] if geometry == "sphere" else _name("v_i")), {"i": token})
+        if name in DEFINED:
+            letters = {"i": pair[0], "j": pair[1]} if pair else {"i": token}
+            return self.term(DEFINED[name], letters | {"h": head})
+        if name in ("p_h_ij", "w_h_ij"):
+            name = "p" if name == "p_h_ij" or kind == "softmax" else "w"
+            symmetric = name == "w" and "symmetric-scores" in self.hypotheses
+            return _one(((name, head, *(sorted(pair) if symmetric else pair)),))
+        return _one((("scalar", name, head, token),))
+
+    def product(self, a: Form, b: Form) -> Form:
+        """a b (a scalar times a scalar or a vector), or <a, b> (two vectors); the dummies b binds renamed apart."""
+        names = {d: self.fresh(d[0]) for key in b for d in _dummies(key[1:]) - self.open}
+        found: Form = {}
+        for (ea, fa, ua), ca in a.items():
+            for key, cb in b.items():
+                eb, fb, ub = _renamed(key, names)
+                pairing = () if ua is None or ub is None else self.pairing(ua, ub)
+                exponents = tuple(x + y for x, y in zip(ea, eb, strict=True))
+                k = (
+                    exponents,
+                    tuple(sorted(fa + fb + pairing, key=repr)),
+                    ub if ua is None else (ua if ub is None else None),
+                )
+                found[k] = found.get(k, 0) + ca * cb
+                if len(found) > MOST_MONOMIALS:
+                    raise Rejected(f"sums: more than {MOST_MONOMIALS} monomials")
+        return {k: c for k, c in found.items() if c}
+
+    def pairing(self, u: Any, w: Any) -> tuple[Any, ...]:
+        """The atom <u, w> of two basis vectors, () for 1 (a unit token with itself): with self-adjoint M_h every
+        matrix moves to the side whose text is least (<M a, b> = <a, M b>), else the two sides sorted."""
+        if "unit-tokens" in self.hypotheses and u == w and u[0] == "x":
+            return ()
+        words = [self.word(u), self.word(w)]
+        if "symmetric-scores" in self.hypotheses and all(op[0] == "M" for ops, _ in words for op in ops):
+            (ou, ru), (ow, rw) = words
+            sides = [(ru, self.applied(ou[::-1] + ow, rw)), (rw, self.applied(ow[::-1] + ou, ru))]
+            return (("inner", *min(sides, key=repr)),)
+        return (("inner", *sorted((u, w), key=repr)),)
+
+    @staticmethod
+    def word(u: Any) -> tuple[list[tuple[str, str]], Any]:
+        """(the matrices applied to a basis vector, outermost first; the vector they are applied to)."""
+        ops = []
+        while u[0] in ("M", "W"):
+            ops.append(u[:2])
+            u = u[2]
+        return ops, u
+
+    @staticmethod
+    def applied(ops: list[tuple[str, str]], u: Any) -> Any:
+        for op in reversed(ops):
+            u = (*op, u)
+        return u
+
+    def closed(self, form: Form, dummy: str) -> Form:
+        """sum over `dummy` (t: the n tokens, g: the H heads) of `form`: a monomial free of it times n or H, and a
+        monomial whose only atom at the dummy is p^h_t,dummy (t another index) summed to 1; the others bound."""
+        found: Form = {}
+        for (exponents, atoms, basis), c in form.items():
+            at, free = [a for a in atoms if dummy in _dummies(a)], dummy not in _dummies(basis)
+            if not at and free:
+                exponents = tuple(e + (k == (0 if dummy[0] == "t" else 2)) for k, e in enumerate(exponents))
+            elif free and len(at) == 1 and at[0][0] == "p" and at[0][3] == dummy and at[0][2] != dummy:
+                atoms = tuple(a for a in atoms if a is not at[0])
+            key = (exponents, atoms, basis)
+            found[key] = found.get(key, 0) + c
+        return {k: c for k, c in found.items() if c}
+
+    def canonical(self, form: Form) -> Form:
+        """The form with each monomial read in the relabelling of its dummies whose text is least."""
+        found: Form = {}
+        for key, c in form.items():
+            tokens = sorted(d for d in _dummies(key[1:]) if d[0] == "t")
+            heads = sorted(d for d in _dummies(key[1:]) if d[0] == "g")
+            if len(tokens) > MOST_DUMMIES or len(heads) > MOST_DUMMIES:
+                raise Rejected(f"sums: a monomial with more than {MOST_DUMMIES} dummies of a kind")
+            readings = []
+            for pt, ph in product(permutations(range(len(tokens))), permutations(range(len(heads)))):
+                names = {d: f"t{k}" for d, k in zip(tokens, pt, strict=True)}
+                names |= {d: f"g{k}" for d, k in zip(heads, ph, strict=True)}
+                readings.append(self.relabelled(key, names))
+            best = min(readings, key=repr)
+            found[best] = found.get(best, 0) + c
+        return {k: c for k, c in found.items() if c}
+
+    def relabelled(self, key: Key, names: dict[str, str]) -> Key:
+        """The key with its dummies renamed, each atom written again in its own normal form."""
+        exponents, atoms, basis = _renamed(key, names)
+        again: list[Any] = []
+        for atom in atoms:
+            if atom[0] == "inner":
+                again += self.pairing(atom[1], atom[2])
+            elif atom[0] == "w" and "symmetric-scores" in self.hypotheses:
+                again.append(("w", atom[1], *sorted(atom[2:])))
+            else:
+                again.append(atom)
+        return exponents, tuple(sorted(again, key=repr)), basis
+
+
+def _least(claim: ModelStatement) -> dict[str, Fraction]:
+    """Each size's least value: the model's (n >= 2, d, H >= 1, beta >= 0), or a `given` lower bound (integers for
+    n, d, H); an upper bound only narrows the statement."""
+    least = {name: Fraction(q) for name, q in LEAST.items()}
+    for given in claim.given:
+        if given.lhs.op != "symbol" or given.rhs.op != "num":
+            raise Rejected("sums: a given condition bounds a size by a number (H >= 2)")
+        name, q = given.lhs.args[0], given.rhs.args[0]
+        if given.op in (">=", ">"):
+            bound = q if name == "beta" else Fraction(ceil(q) if given.op == ">=" else floor(q) + 1)
+            least[name] = max(least[name], bound)
+    return least
+
+
+def _nonnegative_on(form: Form, least: dict[str, Fraction]) -> bool:
+    """Whether a polynomial in the sizes has coefficients >= 0 once each size s is written least_s + y (y >= 0)."""
+    shifted: dict[tuple[int, ...], Fraction] = {}
+    for (exponents, atoms, basis), c in form.items():
+        if atoms or basis is not None or min(exponents) < 0:
+            return False
+        for ks in product(*(range(e + 1) for e in exponents)):
+            parts = (comb(e, k) * least[s] ** (e - k) for s, e, k in zip(SIZES, exponents, ks, strict=True))
+            shifted[ks] = shifted.get(ks, 0) + c * prod(parts)
+    return all(c >= 0 for c in shifted.values())
+
+
+def nonnegative(term: Term) -> bool:
+    """Whether a term is >= 0 by its shape: numbers >= 0, the sizes (beta > 0), squared norms, even powers, and their
+    sums, products and sums over tokens and heads."""
+    op, args = term.op, term.args
+    if op == "num":
+        return args[0] >= 0
+    if op == "pow":
+        return args[1] % 2 == 0 or nonnegative(args[0])
+    shaped = op in ("+", "*", "sum_i", "sum_j", "sum_h", "sum_g") and all(map(nonnegative, args))
+    return op in ("symbol", "norm2") or shaped
+
+
+def difference(claim: ModelStatement) -> tuple[Expansion, Form]:
+    """The statement's expansion and the difference of its sides that should be >= 0 (rhs - lhs for = and <=)."""
+    expansion = Expansion(claim)
+    lhs, rhs = (expansion.term(side, FREE) for side in (claim.relation.lhs, claim.relation.rhs))
+    return expansion, added(lhs, rhs, -1) if claim.relation.op == ">=" else added(rhs, lhs, -1)
+
+
+def check(data: dict[str, Any], claim_id: str, payload: Any) -> tuple[str, str]:
+    """(what the certificate proves, how it was re-checked): the statement's sides, less the payload's sum_k c_k N_k
+    for an inequality, are identical in the normal form (the module's docstring)."""
+    claim = statement_of(data, claim_id)
+    relation, plain = claim.relation, not (claim.exists or claim.fixed or claim.data or claim.interaction)
+    if not plain or claim.mask != "none" or claim.beta_sign != "positive" or relation.op not in ("=", "<=", ">="):
+        raise Rejected("sums: a universal =, <= or >= statement without data, fixed indices, mask or interaction")
+    if not set(claim.hypotheses) <= set(HYPOTHESES):
+        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES)}")
+    terms = require_list(require_keys(payload, {"terms"}, "sums payload")["terms"], MOST_TERMS, "sums terms")
+    least = _least(claim)
+    if relation.op == "=" and terms:
+        raise Rejected("sums: an equality has no terms")
+    expansion, residual = difference(claim)
+    monomials = len(residual)
+    for item in terms:
+        require_keys(item, {"coefficient", "term"}, "a sums term")
+        coefficient, term = term_of(item["coefficient"], frozenset()), term_of(item["term"])
+        expanded = expansion.term(coefficient, FREE)
+        if not nonnegative(term) or not _nonnegative_on(expanded, least):
+            raise Rejected(f"sums: {term_text(coefficient)} * ({term_text(term)}) is not >= 0 by its shape")
+        residual = added(residual, expansion.product(expanded, expansion.term(term, FREE)), -1)
+    left = expansion.canonical(residual)
+    if left:
+        raise Rejected(f"sums: the sides differ by {len(left)} monomials of the normal form, not by sum_k c_k N_k")
+    sizes = ", ".join(f"{s} >= {least[s]}" for s in SIZES[:3])
+    what = "rhs - lhs = 0" if relation.op == "=" else f"the sides differ by {len(terms)} term(s) >= 0"
+    proved = f"proves claim {claim_id!r}: the model statement {shown(data, claim)} [every {sizes}, beta > 0: {what}]"
+    return proved, f"the sides expanded over their sums ({monomials} monomials) and compared in normal form"

@@ -1,0 +1,120 @@
+"""Certificates of kind `sums` for `model` claims proved for every n, d, H: the terms an inequality's sides differ by.
+
+The kernel (`certificates.kernel.model_sums`) expands both sides into its normal form of sums and checks that they
+are equal, or differ by sum_k c_k N_k with each c_k >= 0 on the sizes' ranges and each N_k >= 0 by its shape. An
+equality needs no terms. For an inequality this module proposes one term: a part N of the claim's sides that is >= 0
+by its shape, or the spread sum_i sum_j (q_i - q_j)^2 of a token sum sum_i q_i the sides hold (Cauchy-Schwarz over
+the tokens), times the size polynomial c by which the sides' difference is c N in the normal form, if there is one.
+A proposal is only a proposal: the certificate is written after the kernel's own check accepts it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.kernel import model_sums
+from headflow.certificates.kernel.model_statements import statement_of, term_of
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.statements.model import statement_data
+from headflow.certificates.store import write_certificate
+
+KIND = "sums"
+
+
+def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
+    """The `sums` certificate of a universal model claim, after the kernel's check accepted it; None when no
+    proposal passes it (or the claim is outside the normal form)."""
+    if claim.exists:
+        return None
+    statement = statement_data(claim)
+    for terms in proposals(statement):
+        try:
+            model_sums.check(statement, claim.id, {"terms": terms})
+        except Rejected:
+            continue
+        return write_certificate(directory, claim.id, KIND, {"terms": terms}, embedded(claim), statement)
+    return None
+
+
+def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The payloads to try: none for an equality; for an inequality one term c N for each candidate N whose
+    multiple the sides' difference is (`_multiple`)."""
+    relation = statement["relation"]
+    if relation["op"] == "=":
+        return [[]]
+    try:
+        expansion, difference = model_sums.difference(statement_of(statement, statement["claim"]))
+        difference = expansion.canonical(difference)
+    except Rejected:
+        return []
+    found = []
+    for candidate in _candidates(relation["lhs"]) + _candidates(relation["rhs"]):
+        try:
+            term = term_of(candidate)
+            if not model_sums.nonnegative(term):
+                continue
+            coefficient = _multiple(difference, expansion.canonical(expansion.term(term, model_sums.FREE)))
+        except Rejected:
+            continue
+        if coefficient is not None:
+            found.append([{"coefficient": coefficient, "term": candidate}])
+    return found
+
+
+def _candidates(tree: list[Any]) -> list[list[Any]]:
+    """The subterms of a side, and the spread sum_i sum_j (q_i - q_j)^2 of each sum_i(q) whose q names no j."""
+    found = [tree]
+    if tree[0] == "sum_i" and "_j" not in str(tree) and "j_" not in str(tree):
+        q = tree[1]
+        found.append(["sum_i", ["sum_j", ["pow", ["-", q, _at_j(q)], 2]]])
+    for part in tree[1:]:
+        if isinstance(part, list):
+            found += _candidates(part)
+    return found
+
+
+def _at_j(tree: Any) -> Any:
+    """The term with token i read at j (its names' i segments)."""
+    if isinstance(tree, list) and tree[0] == "name":
+        first, *rest = tree[1].split("_")
+        return ["name", "_".join([first, *("j" if part == "i" else part for part in rest)])]
+    return [_at_j(part) for part in tree] if isinstance(tree, list) else tree
+
+
+def _multiple(difference: model_sums.Form, part: model_sums.Form) -> list[Any] | None:
+    """The size polynomial c (a term tree) with difference = c part in the normal form, when every monomial of
+    `part` has its own atoms (one power of the sizes per atoms) and c is the same for all; else None."""
+    by_atoms: dict[Any, tuple[tuple[int, ...], Fraction]] = {}
+    for (exponents, atoms, basis), q in part.items():
+        if (atoms, basis) in by_atoms:
+            return None
+        by_atoms[atoms, basis] = exponents, q
+    quotients: dict[Any, dict[tuple[int, ...], Fraction]] = {key: {} for key in by_atoms}
+    for (exponents, atoms, basis), q in difference.items():
+        if (atoms, basis) not in by_atoms:
+            return None
+        shift, p = by_atoms[atoms, basis]
+        quotients[atoms, basis][tuple(a - b for a, b in zip(exponents, shift, strict=True))] = q / p
+    values = list(quotients.values())
+    if not values or any(v != values[0] for v in values) or any(min(e) < 0 for e in values[0]):
+        return None
+    return _polynomial(values[0]) if values[0] else None
+
+
+def _polynomial(coefficients: dict[tuple[int, ...], Fraction]) -> list[Any]:
+    """The term tree of sum q n^a d^b H^c beta^e."""
+    terms: list[Any] = []
+    for exponents, q in sorted(coefficients.items()):
+        term: list[Any] = ["num", str(q)]
+        for size, e in zip(model_sums.SIZES, exponents, strict=True):
+            if e:
+                term = ["*", term, ["pow", ["name", size], e]]
+        terms.append(term)
+    total = terms[0]
+    for term in terms[1:]:
+        total = ["+", total, term]
+    return total
