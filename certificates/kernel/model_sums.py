@@ -1,26 +1,26 @@
 """Model statements for every n, d, H (kind `sums`): both sides in a normal form of sums over tokens and heads.
 
-A universal `model` statement (`model_statements`) without exact data, mask, interaction or fixed indices, with beta >
-0 and `given` conditions that bound the sizes (`H >= 2`), is proved when rhs - lhs (an equality), or the difference
-of its sides that should be >= 0 (`<=`, `>=`), is identically sum_k c_k N_k. The payload `{"terms": [{"coefficient":
-c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k as a model term over the sizes alone whose
-coefficients are all >= 0 once each size is written as its least value plus a number >= 0 (n >= 2, d >= 1, H >= 1,
-beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its shape (`_nonnegative`: numbers >= 0,
-sizes, even powers, squared norms, and their sums, products and sums over tokens and heads).
+A universal `model` statement (`model_statements`) of the sphere or flat space without exact data, mask, interaction or
+fixed indices, with beta > 0 and `given` conditions that bound the sizes (`H >= 2`), is proved when rhs - lhs (an
+equality), or the difference of its sides that should be >= 0 (`<=`, `>=`), is identically sum_k c_k N_k. The payload
+`{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k as a model term over the
+sizes alone whose coefficients are all >= 0 once each size is written as its least value plus a number >= 0 (n >= 2, d
+>= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its shape (`nonnegative`:
+numbers >= 0, sizes, even powers, squared norms, and their sums, products and sums over tokens and heads).
 
 "Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
-binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b
-H^c beta^e (integer exponents), a product of atoms, and for a vector one basis vector. The atoms are inner products of
-basis vectors (the tokens x_t, the head outputs f^h_t and the matrices M_h, W_h applied to them), the pair scalars
-p^h_tu and w^h_tu, the logarithms and the model's other named scalars; each is free (nothing else is known of it),
-so an identity of the normal form holds at every configuration for every n, d, H and beta. The expansion uses only
-bilinearity and symmetry of the inner product, the model's definitions (SPEC section 1: F_t = sum_h f^h_t, v_t = F_t/n
-(usa) or F_t, xdot_t = P_t v_t (sphere) or v_t (flat), P_t u = u - <u, x_t> x_t, and `DEFINED`), sum_u p^h_tu = 1
-(the softmax distribution p^h_tu = exp(beta s^h_tu)/Z^h_t, whose logarithm `DEFINED`'s entropy expands), w = p for
-softmax, and the statement's hypotheses: <x_t, x_t> = 1 (unit-tokens), M_h self-adjoint (symmetric-scores; so
-w^h_tu = w^h_ut for usa and relu, whose weight is a function of the score), W_h = M_h (aligned-values), M_h = lambda_h
-I (scalar-heads). Monomials are compared in the relabelling of their dummies whose text is least: relabelling the
-bound indices of a sum leaves it unchanged.
+binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b H^c
+beta^e (integer exponents), a product of atoms, and for a vector one basis vector. The atoms are inner products of basis
+vectors (the tokens x_t, the head outputs f^h_t and the matrices M_h, W_h applied to them), the pair scalars p^h_tu and
+w^h_tu, the logarithms and the model's other named scalars; each is free (nothing else is known of it), so an identity
+of the normal form holds at every configuration for every n, d, H and beta. The expansion uses only bilinearity and
+symmetry of the inner product, the model's definitions (SPEC section 1: F_t = sum_h f^h_t, v_t = F_t/n (usa) or F_t,
+xdot_t = P_t v_t (sphere) or v_t (flat), P_t u = u - <u, x_t> x_t, and `DEFINED`), sum_u p^h_tu = 1 (the softmax
+distribution p^h_tu = exp(beta s^h_tu)/Z^h_t, whose logarithm `DEFINED`'s entropy expands), w = p for softmax, and the
+statement's hypotheses: <x_t, x_t> = 1 (unit-tokens), M_h self-adjoint (symmetric-scores; so w^h_tu = w^h_ut for usa and
+relu, whose weight is a function of the score), W_h = M_h (aligned-values), M_h = lambda_h I (scalar-heads). Monomials
+are compared in the relabelling of their dummies whose text is least: relabelling the bound indices of a sum leaves it
+unchanged.
 """
 
 from fractions import Fraction
@@ -122,9 +122,10 @@ class Expansion:
             slots = args[2]
             pair = slots.pair and (env[slots.pair[0]], env[slots.pair[1]])
             return self.named(args[0], env.get(slots.head or ""), env.get(slots.token or ""), pair)
-        if op in ("+", "-", "neg"):
-            first, last = self.term(args[0], env), self.term(args[-1], env)
-            return added({}, last, -1) if op == "neg" else added(first, last, 1 if op == "+" else -1)
+        if op == "neg":
+            return added({}, self.term(args[0], env), -1)
+        if op in ("+", "-"):
+            return added(self.term(args[0], env), self.term(args[1], env), 1 if op == "+" else -1)
         if op in ("*", "inner", "norm2"):
             left = self.term(args[0], env)
             return self.product(left, left if op == "norm2" else self.term(args[1], env))
@@ -165,8 +166,6 @@ class Expansion:
             total = self.named("F", head, token, None)
             return _divided(total, (1, 0, 0, 0), Fraction(1)) if kind == "usa" else total
         if name == "xdot":
-            if geometry not in ("sphere", "flat"):
-                raise Rejected(f"sums: the velocity of the {geometry} scheme has no normal form here")
             return self.term(_built(["proj", _name("v_i")] if geometry == "sphere" else _name("v_i")), {"i": token})
         if name in DEFINED:
             letters = {"i": pair[0], "j": pair[1]} if pair else {"i": token}
@@ -318,8 +317,12 @@ def check(data: dict[str, Any], claim_id: str, payload: Any) -> tuple[str, str]:
     for an inequality, are identical in the normal form (the module's docstring)."""
     claim = statement_of(data, claim_id)
     relation, plain = claim.relation, not (claim.exists or claim.fixed or claim.data or claim.interaction)
-    if not plain or claim.mask != "none" or claim.beta_sign != "positive" or relation.op not in ("=", "<=", ">="):
-        raise Rejected("sums: a universal =, <= or >= statement without data, fixed indices, mask or interaction")
+    plain = plain and claim.mask == "none" and claim.beta_sign == "positive" and claim.geometry in ("sphere", "flat")
+    if not plain or relation.op not in ("=", "<=", ">="):
+        raise Rejected(
+            "sums: a universal =, <= or >= statement on the sphere or in flat space, beta > 0, without data, "
+            "fixed indices, mask or interaction"
+        )
     if not set(claim.hypotheses) <= set(HYPOTHESES):
         raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES)}")
     terms = require_list(require_keys(payload, {"terms"}, "sums payload")["terms"], MOST_TERMS, "sums terms")
