@@ -44,6 +44,8 @@ UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
     f"point, {UNFORMALIZED}), or at tokens that are not unit rationals: no exact Coq term (at an exact centre Coq "
     "states the zero velocity, and the spectrum with the writer's Lyapunov matrix)",
+    "sums": "sums over a symbolic number of tokens and heads: the kernel's normal form (bilinearity through the sums, "
+    "relabelled bound indices) has no Coq statement written yet",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }

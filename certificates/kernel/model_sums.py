@@ -196,31 +196,20 @@ class Expansion:
         return {k: c for k, c in found.items() if c}
 
     def pairing(self, u: Any, w: Any) -> tuple[Any, ...]:
-        """The atom <u, w> of two basis vectors, () for 1 (a unit token with itself): with self-adjoint M_h every
-        matrix moves to the side whose text is least (<M a, b> = <a, M b>), else the two sides sorted."""
+        """The atom <u, w> of two basis vectors, () for 1 (a unit token with itself): with self-adjoint M_h each M
+        moves to the other side (`moved`), either way round, whichever text is least; else the two sides sorted."""
         if "unit-tokens" in self.hypotheses and u == w and u[0] == "x":
             return ()
-        words = [self.word(u), self.word(w)]
-        if "symmetric-scores" in self.hypotheses and all(op[0] == "M" for ops, _ in words for op in ops):
-            (ou, ru), (ow, rw) = words
-            sides = [(ru, self.applied(ou[::-1] + ow, rw)), (rw, self.applied(ow[::-1] + ou, ru))]
-            return (("inner", *min(sides, key=repr)),)
+        if "symmetric-scores" in self.hypotheses:
+            return (("inner", *min(self.moved(u, w), self.moved(w, u), key=repr)),)
         return (("inner", *sorted((u, w), key=repr)),)
 
     @staticmethod
-    def word(u: Any) -> tuple[list[tuple[str, str]], Any]:
-        """(the matrices applied to a basis vector, outermost first; the vector they are applied to)."""
-        ops = []
-        while u[0] in ("M", "W"):
-            ops.append(u[:2])
-            u = u[2]
-        return ops, u
-
-    @staticmethod
-    def applied(ops: list[tuple[str, str]], u: Any) -> Any:
-        for op in reversed(ops):
-            u = (*op, u)
-        return u
+    def moved(u: Any, w: Any) -> tuple[Any, Any]:
+        """(a, M_1 .. M_k w) for u = M_k .. M_1 a: <M a, w> = <a, M w> for self-adjoint M, one M at a time."""
+        while u[0] == "M":
+            u, w = u[2], (*u[:2], w)
+        return u, w
 
     def closed(self, form: Form, dummy: str) -> Form:
         """sum over `dummy` (t: the n tokens, g: the H heads) of `form`: a monomial free of it times n or H, and a
@@ -259,7 +248,7 @@ class Expansion:
         again: list[Any] = []
         for atom in atoms:
             if atom[0] == "inner":
-                again += self.pairing(atom[1], atom[2])
+                again += self.pairing(*atom[1:])
             elif atom[0] == "w" and "symmetric-scores" in self.hypotheses:
                 again.append(("w", atom[1], *sorted(atom[2:])))
             else:

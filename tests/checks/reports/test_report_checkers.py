@@ -2,7 +2,8 @@
 
 Coq is listed only where coqc accepted the certificate's file in that run: a constant whose Coq file cannot be
 written (Lambert W is implicit, with no root binding in Coq yet) lists check-cert alone; a lambda_c constant (its root
-bound by its equation) lists Coq. Skipped, with the reason, when coqc is missing.
+bound by its equation) lists Coq; a model claim's sums certificate (no Coq statement yet) lists check-cert alone.
+Skipped, with the reason, when coqc is missing.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ kind = "model"
 lhs = "norm2(sum_i(x_i))"
 op = "="
 rhs = "sum_i(sum_j(inner(x_i, x_j)))"
+
+[[claim]]
+id = "entropy-non-negative"
+kind = "model"
+lhs = "entropy_h_i"
+op = ">="
+rhs = "0"
 """
 )
 
@@ -66,9 +74,13 @@ EXPECTED = {
     "golden.square": "check-cert, z3, cvc5, Coq",  # proved by exact algebra, with the SMT route's certificate
     # z3 and cvc5 over the reals (cvc5 does not close it with n an integer), Coq with one W of equal arguments
     "rate.at-lambda-max": "check-cert, z3, cvc5, Coq",
-    "norm-of-sum": "none (no certificate)",  # proved by the Gram reduction over every n, with no certificate yet
+    # proved for every n by the kernel's normal form of sums, which has no Coq statement yet
+    "norm-of-sum": "check-cert",
+    "entropy-non-negative": "none (no certificate)",  # proved by the Gram reduction citing H >= 0: no certificate
 }
 
+#: The claim with no certificate.
+NONE = "entropy-non-negative"
 
 #: Claims whose Coq files take coqc seconds each (a point witness's enclosures, a lambda_c root bound by its
 #: equation, the rate at lambda_max's two Lambert W values): their checkers are listed in the slow test. The default
@@ -92,9 +104,9 @@ def assert_checkers_listed(report: checks.Report, ids: set[str]) -> None:
     data = json.loads(report.render("json"))
     found = {c["id"]: ", ".join(c["evidence"]["independent_checkers"]) for c in data["claims"]}
     assert set(found) == ids
-    if "norm-of-sum" in found:
-        assert found.pop("norm-of-sum") == ""  # no certificate: no checker
-    assert found == {k: v for k, v in EXPECTED.items() if k in ids and k != "norm-of-sum"}
+    if NONE in found:
+        assert found.pop(NONE) == ""  # no certificate: no checker
+    assert found == {k: v for k, v in EXPECTED.items() if k in ids and k != NONE}
     for claim in data["claims"]:
         evidence = claim["evidence"]
         without = {path for path, names in evidence.get("rechecked_by", {}).items() if "Coq" not in names}
@@ -109,8 +121,8 @@ def assert_checkers_listed(report: checks.Report, ids: set[str]) -> None:
 def test_json_lists_the_checkers_of_each_verdict(report: checks.Report) -> None:
     data = json.loads(report.render("json"))
     found = {c["id"]: ", ".join(c["evidence"]["independent_checkers"]) for c in data["claims"]}
-    assert found.pop("norm-of-sum") == ""  # no certificate: no checker
-    assert found == {k: v for k, v in EXPECTED.items() if k != "norm-of-sum" and k not in COSTLY}
+    assert found.pop(NONE) == ""  # no certificate: no checker
+    assert found == {k: v for k, v in EXPECTED.items() if k != NONE and k not in COSTLY}
     (omega,) = (c for c in data["claims"] if c["id"] == "omega")
     coq_of = omega["evidence"]["rechecked_by"]
     assert all("Coq" not in names for names in coq_of.values()), "lambertw has no Coq file: Coq is not listed"
