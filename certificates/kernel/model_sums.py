@@ -6,7 +6,8 @@ equality), or the difference of its sides that should be >= 0 (`<=`, `>=`), is i
 `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k as a model term over the
 sizes alone whose coefficients are all >= 0 once each size is written as its least value plus a number >= 0 (n >= 2, d
 >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its shape (`nonnegative`:
-numbers >= 0, sizes, even powers, squared norms, and their sums, products and sums over tokens and heads).
+numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by their definitions, and their sums, products and
+sums over tokens and heads).
 
 "Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
 binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b H^c
@@ -38,6 +39,10 @@ HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "scalar-heads
 #: At most this many dummies of a kind in a monomial, monomials in an expansion, terms in a payload.
 MOST_DUMMIES, MOST_MONOMIALS, MOST_TERMS = 5, 20_000, 16
 ZERO = (0, 0, 0, 0)
+#: Quantities >= 0 by their definitions (no mask or interaction, beta > 0): the weights (exp(beta s) > 0, the softmax
+#: distribution p > 0, max(beta s, 0) / n >= 0), the normalizer Z and the usa energies (sums of exponentials), and an
+#: attention row's entropy -sum_u p_u log p_u (each term >= 0 for 0 < p_u <= 1), the tangential power |P f|^2.
+POSITIVE = ("w_h_ij", "p_h_ij", "Z_h_i", "E", "E_h", "entropy_h_i", "T_h_i")
 #: The free token i and head h, read as themselves.
 FREE = {"i": "i", "h": "h"}
 
@@ -283,15 +288,15 @@ def _nonnegative_on(form: Form, least: dict[str, Fraction]) -> bool:
 
 
 def nonnegative(term: Term) -> bool:
-    """Whether a term is >= 0 by its shape: numbers >= 0, the sizes (beta > 0), squared norms, even powers, and their
-    sums, products and sums over tokens and heads."""
+    """Whether a term is >= 0 by its shape: numbers >= 0, the sizes (beta > 0), squared norms, even powers, the
+    quantities >= 0 by their definitions (`POSITIVE`), and their sums, products and sums over tokens and heads."""
     op, args = term.op, term.args
     if op == "num":
         return args[0] >= 0
     if op == "pow":
         return args[1] % 2 == 0 or nonnegative(args[0])
     shaped = op in ("+", "*", "sum_i", "sum_j", "sum_h", "sum_g") and all(map(nonnegative, args))
-    return op in ("symbol", "norm2") or shaped
+    return op in ("symbol", "norm2") or shaped or (op in ("scalar", "pair") and args[0] in POSITIVE)
 
 
 def difference(claim: ModelStatement) -> tuple[Expansion, Form]:

@@ -15,28 +15,40 @@ from pathlib import Path
 from typing import Any
 
 from headflow.certificates.claims.embedding import embedded
-from headflow.certificates.claims.schema import ModelClaim
+from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim
 from headflow.certificates.kernel import model_sums
 from headflow.certificates.kernel.model_statements import statement_of, term_of
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.statements.model import statement_data
+from headflow.certificates.statements.model import elaborate
+from headflow.certificates.statements.pointwise import bound_proof
 from headflow.certificates.store import write_certificate
 
 KIND = "sums"
 
 
 def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
-    """The `sums` certificate of a universal model claim, after the kernel's check accepted it; None when no
-    proposal passes it (or the claim is outside the normal form)."""
-    if claim.exists:
-        return None
-    statement = statement_data(claim)
+    """The `sums` certificate of a universal model claim, or of the universal statement that denies a false existence
+    claim (`statements.model.zero_denial`), after the kernel's check accepted it; None when no proposal passes it (or
+    the claim is outside the normal form)."""
+    statement = elaborate(claim, KIND, {})
+    return None if statement is None else certify(statement, directory, embedded(claim))
+
+
+def certify_region(claim: DynamicsClaim, directory: Path) -> Path | None:
+    """The `sums` certificate of an invariant region's bound (q >= c at every configuration: `pointwise.bound_proof`,
+    the statement `check-cert --claims` elaborates again) under the dynamics claim's id; None when there is none."""
+    statement = bound_proof(claim)
+    return None if statement is None else certify(statement, directory, embedded(claim))
+
+
+def certify(statement: dict[str, Any], directory: Path, claim: dict[str, Any]) -> Path | None:
+    """The certificate of a model statement with the first proposal the kernel's check accepts; None: none does."""
     for terms in proposals(statement):
         try:
-            model_sums.check(statement, claim.id, {"terms": terms})
+            model_sums.check(statement, statement["claim"], {"terms": terms})
         except Rejected:
             continue
-        return write_certificate(directory, claim.id, KIND, {"terms": terms}, embedded(claim), statement)
+        return write_certificate(directory, statement["claim"], KIND, {"terms": terms}, claim, statement)
     return None
 
 

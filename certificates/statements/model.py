@@ -28,11 +28,13 @@ from headflow.certificates.kernel.recheck import Rejected
 
 def elaborate(claim: UserClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of a certificate of a parsed model claim (None for another claim): the claim's own, but for a
-    `gram` certificate of an existence claim, which proves the claim false by its universal negation (a gram identity
-    proves universal statements only; an equality, which no one negation denies, has none)."""
+    `gram` or `sums` certificate of an existence claim, which proves the claim false by a universal statement that
+    denies it (`denial`, `zero_denial`: both prove universal statements only)."""
     if not isinstance(claim, ModelClaim):
         return None
-    return denial(claim) if claim.exists and kind == "gram" else statement_data(claim)
+    if claim.exists and kind in ("gram", "sums"):
+        return denial(claim) if kind == "gram" else zero_denial(claim)
+    return statement_data(claim)
 
 
 def denial(claim: ModelClaim) -> dict[str, Any] | None:
@@ -50,6 +52,21 @@ def denial(claim: ModelClaim) -> dict[str, Any] | None:
             if bound["lhs"] == relation["lhs"] and _denies(bound, claim.relation.op, relation["rhs"]):
                 listed.append(base | {"relation": bound})
     return next((data for data in listed if _listed(data)), None)
+
+
+def zero_denial(claim: ModelClaim) -> dict[str, Any] | None:
+    """The universal statement that a `sums` certificate of a false existence claim proves: its universal negation,
+    else `lhs >= 0` or `lhs <= 0` at every configuration of its kind, the first that no value of the claim's relation
+    meets (`T_h_i >= 0` denies `T_h_i = -1`); None when neither does."""
+    negation = universal_negation(claim)
+    if negation is not None:
+        return statement_data(negation)
+    base = statement_data(universal_with(claim, ">="))
+    for op in (">=", "<="):
+        bound = {"lhs": base["relation"]["lhs"], "op": op, "rhs": ["num", "0"]}
+        if _denies(bound, claim.relation.op, base["relation"]["rhs"]):
+            return base | {"relation": bound}
+    return None
 
 
 def _denies(bound: dict[str, Any], op: str, rhs: list[Any]) -> bool:

@@ -292,3 +292,11 @@ def proof(claim: DynamicsClaim) -> dict[str, Any] | None:
     model = pointwise_claim(claim) or general_pointwise_claim(claim) or next(iter(monotone), None)
     model = model or pointwise_claim(claim, schemes=True)  # a scheme's: a statement only (no model claim decides it)
     return None if model is None else statement_data(model) | {"claim": claim.id}
+
+
+def bound_proof(claim: DynamicsClaim) -> dict[str, Any] | None:
+    """The statement of a dynamics claim's `sums` certificate: the `bound` model statement of its invariant region
+    (q >= c at every configuration, c a number: `stays-non-negative`), under the claim's id; None: none."""
+    c = None if claim.exists else REGION_PROPERTIES.get(claim.property)
+    bound = [model for route, model in region_claims(claim, Fraction(c)) if route == "bound"] if c is not None else []
+    return statement_data(bound[0]) | {"claim": claim.id} if bound else None

@@ -175,10 +175,12 @@ def elaborate(claim: DynamicsClaim, payload: dict[str, Any]) -> dict[str, Any] |
 
 def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The statement of any certificate of a dynamics claim: a trajectory chain's here, a proof's by
-    `pointwise.proof`, an equiangular claim's by `equiangular.from_payload` (that it holds or fails, as the payload
-    says), a witness's by `dynamics.elaborate`."""
+    `pointwise.proof` (an invariant region's bound in normal form: `pointwise.bound_proof`), an equiangular claim's
+    by `equiangular.from_payload` (that it holds or fails, as the payload says), a witness's by `dynamics.elaborate`."""
     if kind == "gram":
         return pointwise.proof(claim)
+    if kind == "sums":
+        return pointwise.bound_proof(claim)
     if kind == EQUIANGULAR:
         return equiangular.from_payload(claim, payload)
     if kind == SPACED:

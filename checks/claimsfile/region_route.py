@@ -36,7 +36,7 @@ from pathlib import Path
 
 from headflow.certificates.claims.evaluation import exact
 from headflow.certificates.claims.schema import DynamicsClaim, ModelClaim
-from headflow.certificates.provers import gram_identities
+from headflow.certificates.provers import gram_identities, model_sums
 from headflow.certificates.statements.pointwise import REGION_PROPERTIES, region_claims
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.model_decider import decide_model
@@ -75,9 +75,11 @@ def _proved(
     claim: DynamicsClaim, route: str, model: ModelClaim, outcome: Outcome, bound: object, ctx: Context
 ) -> Outcome:
     """The invariance claim PROVED through one model claim, with its steps; through the monotone statement, with the
-    `gram` certificate of that statement when the kernel's table lists it (`gram_identities.certify_pointwise`)."""
+    `gram` certificate of that statement when the kernel's table lists it (`gram_identities.certify_pointwise`);
+    through the bound, with the `sums` certificate of that statement when the kernel's normal form closes it."""
     directory = certificate_directory(ctx.certificate_dir)
     path = gram_identities.certify_pointwise(claim, directory) if route == "monotone" else None
+    path = model_sums.certify_region(claim, directory) if route == "bound" else path
     c = "c" if bound is None else str(bound)
     reading = READINGS[route].format(q=claim.quantity, c=c)
     method = f"{ROUTE} ({route}): {model.statement} (model claim, PROVED); hence {reading}"

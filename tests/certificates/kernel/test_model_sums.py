@@ -18,7 +18,7 @@ import pytest
 from headflow.certificates.kernel import model_sums
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
-from headflow.certificates.provers.model_sums import certify_model
+from headflow.certificates.provers.model_sums import certify_model, certify_region
 from headflow.certificates.statements.model import statement_data
 from headflow.checks.rechecks import recheck
 
@@ -34,7 +34,9 @@ TRUE = [
     ("sums", "heads-at-least-two"),
     ("quantities", "entropy-definition"),
     ("quantities", "entropy-scalar-heads"),
+    ("quantities", "entropy-non-negative"),
     ("literature", "rig.entropy-moment-identity"),
+    ("literature", "rig.entropy-non-negative"),
 ]
 FALSE = ["pythagoras-without-orthogonality", "weighted-scores-without-symmetry", "norm-of-sum-bounded-by-n"]
 FALSE += ["heads-any-number"]
@@ -154,3 +156,36 @@ def test_a_certificate_filed_under_another_claim_is_refused(tmp_path: Path) -> N
     assert path is not None
     every = one_claim(example("sums", "heads-any-number").replace("heads-any-number", "heads-at-least-two"))
     assert not recheck(path, claims={"heads-at-least-two": every}, read_claim=True).ok
+
+
+def test_quantities_non_negative_by_definition_and_no_others() -> None:
+    for lhs in ("entropy_h_i", "Z_h_i", "E_h", "sum_j(p_h_ij * w_h_ij)"):
+        data = statement(lhs, ">=", "0", 'attention = "softmax"')
+        assert proved(data, [term(["num", "1"], data["relation"]["lhs"])]), lhs
+    for lhs in ("entropy_rate_h_i", "dE_h_dt", "a_h_i", "log(Z_h_i)", "-(entropy_h_i)"):
+        data = statement(lhs, ">=", "0")  # each can be negative: an entropy falls, a shadow points away, Z < 1
+        assert not proved(data, [term(["num", "1"], data["relation"]["lhs"])]), lhs
+
+
+def test_an_invariant_region_carries_its_bound(tmp_path: Path) -> None:
+    """entropy >= 0 at every configuration: the region {entropy >= 0} holds every trajectory (the bound route)."""
+    text = example("invariance", "entropy.stays-non-negative")
+    path = certify_region(one_claim(text), tmp_path)
+    assert path is not None and check_file(path).ok
+    assert recheck(path, claims={"entropy.stays-non-negative": one_claim(text)}, read_claim=True).ok
+    at_least = one_claim(text.replace('"stays-non-negative"', '"stays-at-least"\nbound = "1/2"'))
+    assert not recheck(path, claims={"entropy.stays-non-negative": at_least}, read_claim=True).ok
+
+
+@pytest.mark.parametrize(
+    ("name", "claim_id"), [("existence", "negative-tangential-power"), ("rates", "equality.negative-power")]
+)
+def test_a_false_existence_claim_carries_the_bound_that_denies_it(name: str, claim_id: str, tmp_path: Path) -> None:
+    text = example(name, claim_id)
+    path = certify_model(one_claim(text), tmp_path)
+    assert path is not None and check_file(path).ok
+    assert check_file(path).certificate["statement"]["relation"]["op"] == ">="  # T >= 0 at every configuration
+    assert recheck(path, claims={claim_id: one_claim(text)}, read_claim=True).ok
+    somewhere = one_claim(text.replace('op = "<"', 'op = ">"').replace('rhs = "-1"', 'rhs = "1"'))
+    assert not recheck(path, claims={claim_id: somewhere}, read_claim=True).ok
+    assert certify_model(somewhere, tmp_path / "true") is None  # T > 0 (or T = 1) somewhere: true, nothing denies it

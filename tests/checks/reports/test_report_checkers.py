@@ -58,11 +58,13 @@ op = "="
 rhs = "sum_i(sum_j(inner(x_i, x_j)))"
 
 [[claim]]
-id = "entropy-non-negative"
+id = "softmax-cross-term"
 kind = "model"
-lhs = "entropy_h_i"
-op = ">="
-rhs = "0"
+attention = "softmax"
+assume = ["symmetric-scores", "aligned-values", "orthogonal-heads(delta=1/10)"]
+lhs = "inner(f_h_i, F_i) - norm2(f_h_i)"
+op = "<="
+rhs = "(H - 1) * delta"
 """
 )
 
@@ -76,11 +78,12 @@ EXPECTED = {
     "rate.at-lambda-max": "check-cert, z3, cvc5, Coq",
     # proved for every n by the kernel's normal form of sums, which has no Coq statement yet
     "norm-of-sum": "check-cert",
-    "entropy-non-negative": "none (no certificate)",  # proved by the Gram reduction citing H >= 0: no certificate
+    # proved by the Gram reduction with the approximate orthogonality lemma: no certificate
+    "softmax-cross-term": "none (no certificate)",
 }
 
 #: The claim with no certificate.
-NONE = "entropy-non-negative"
+NONE = "softmax-cross-term"
 
 #: Claims whose Coq files take coqc seconds each (a point witness's enclosures, a lambda_c root bound by its
 #: equation, the rate at lambda_max's two Lambert W values): their checkers are listed in the slow test. The default
