@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 #: The name of check-cert's own re-check of a certificate that is not smt (balls, exact data).
 BALLS = "check-cert (balls)"
 #: check-cert's own re-check where it is exact algebra alone (no ball, no solver), by certificate kind.
-EXACT = {"gram": "check-cert (exact algebra)", "start": "check-cert (exact algebra)"}
+EXACT = {kind: "check-cert (exact algebra)" for kind in ("gram", "start", "sums")}
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ EXPECTED = {
     # z3 and cvc5 over the reals (cvc5 does not close it with n an integer), Coq with one W of equal arguments
     "rate.at-lambda-max": "check-cert, z3, cvc5, Coq",
     # proved for every n by the kernel's normal form of sums, which has no Coq statement yet
-    "norm-of-sum": "check-cert",
+    "norm-of-sum": "check-cert (exact algebra)",
     # proved by the Gram reduction with the approximate orthogonality lemma: no certificate
     "softmax-cross-term": "none (no certificate)",
 }
