@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import sympy as sp
 from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, logs, norms, past_root, roots
 from headflow.certificates.coq import lambertw as lambertw_facts
 from headflow.certificates.coq.covers import cover_proof
@@ -317,7 +318,24 @@ def _atom_facts(
         lines += [f"  try (replace (sqrt {b}) with (sqrt {a}) in * by (f_equal; ring))." for b in sqrts[i + 1 :]]
     for i, a in enumerate(exps):  # and for exponents equal by ring: exp (beta * lam) and exp (lam * beta)
         lines += [f"  try (replace (exp {b}) with (exp {a}) in * by (f_equal; ring))." for b in exps[i + 1 :]]
-    return lines, exps
+    return lines, _distinct(exps, trees)
+
+
+def _distinct(exps: list[str], trees: dict[str, Any]) -> list[str]:
+    """The exponential atoms less each whose argument SymPy expands to an earlier one's (a proposal: the proof's
+    `replace ... by ring` rewrites it away, and facts stated of it would only lengthen nra's search)."""
+    rules: dict[str, Any] = {"rat": lambda q: sp.Rational(q.numerator, q.denominator), "sym": sp.Symbol}
+    rules |= {"add": lambda *a: sp.Add(*a), "mul": lambda *a: sp.Mul(*a), "neg": lambda a: -a, "pow": lambda b, k: b**k}
+    rules |= {"sub": lambda a, b: a - b, "div": lambda a, b: a / b, "log": sp.log, "exp": sp.exp, "sqrt": sp.sqrt}
+    kept: list[tuple[str, Any]] = []
+    for a in exps:
+        try:
+            value = sp.expand(exprtree.fold(trees[a], rules)) if a in trees else None
+        except (KeyError, TypeError, ValueError):
+            value = None
+        if value is None or all(other is None or sp.expand(value - other) != 0 for _, other in kept):
+            kept.append((a, value))
+    return [a for a, _ in kept]
 
 
 def uses_c_star(trees: list[Any]) -> bool:
