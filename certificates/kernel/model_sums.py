@@ -26,7 +26,7 @@ unchanged.
 
 from fractions import Fraction
 from itertools import permutations, product
-from math import ceil, comb, floor, prod
+from math import ceil, comb, factorial, floor, prod
 from typing import Any
 
 from .model_statements import ModelStatement, shown, statement_of, term_of
@@ -36,8 +36,9 @@ from .recheck import Rejected, require_keys, require_list
 SIZES = ("n", "d", "H", "beta")
 LEAST = {"n": 2, "d": 1, "H": 1, "beta": 0}
 HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "scalar-heads")
-#: At most this many dummies of a kind in a monomial, monomials in an expansion, terms in a payload.
-MOST_DUMMIES, MOST_MONOMIALS, MOST_TERMS = 5, 20_000, 16
+#: At most this many dummies of a kind in a monomial, monomials in an expansion, terms in a payload, and products of
+#: monomials or relabellings tried in all (a count: the same on every machine).
+MOST_DUMMIES, MOST_MONOMIALS, MOST_TERMS, MOST_WORK = 5, 20_000, 16, 2_000_000
 ZERO = (0, 0, 0, 0)
 #: Quantities >= 0 by their definitions (no mask or interaction, beta > 0): the weights (exp(beta s) > 0, the softmax
 #: distribution p > 0, max(beta s, 0) / n >= 0), the normalizer Z and the usa energies (sums of exponentials), and an
@@ -111,6 +112,12 @@ class Expansion:
     def __init__(self, claim: ModelStatement) -> None:
         self.claim, self.hypotheses, self.count = claim, set(claim.hypotheses), 0
         self.open: set[str] = set()  # the dummies of the sums being expanded (not yet bound)
+        self.work = 0  # products of monomials and relabellings tried so far
+
+    def spend(self, work: int) -> None:
+        self.work += work
+        if self.work > MOST_WORK:
+            raise Rejected(f"sums: more than {MOST_WORK} products or relabellings of monomials")
 
     def fresh(self, kind: str) -> str:
         self.count += 1
@@ -183,6 +190,7 @@ class Expansion:
 
     def product(self, a: Form, b: Form) -> Form:
         """a b (a scalar times a scalar or a vector), or <a, b> (two vectors); the dummies b binds renamed apart."""
+        self.spend(len(a) * len(b))
         names = {d: self.fresh(d[0]) for key in b for d in _dummies(key[1:]) - self.open}
         found: Form = {}
         for (ea, fa, ua), ca in a.items():
@@ -238,6 +246,7 @@ class Expansion:
             heads = sorted(d for d in _dummies(key[1:]) if d[0] == "g")
             if len(tokens) > MOST_DUMMIES or len(heads) > MOST_DUMMIES:
                 raise Rejected(f"sums: a monomial with more than {MOST_DUMMIES} dummies of a kind")
+            self.spend(factorial(len(tokens)) * factorial(len(heads)))
             readings = []
             for pt, ph in product(permutations(range(len(tokens))), permutations(range(len(heads)))):
                 names = {d: f"t{k}" for d, k in zip(tokens, pt, strict=True)}

@@ -149,6 +149,10 @@ def test_a_term_past_the_budget_is_refused_not_run() -> None:
     big = statement("sum_i(sum_j(inner(x_i, x_j)))**4", "=", "sum_i(sum_j(inner(x_i, x_j)))**4")
     with pytest.raises(Rejected, match="dummies"):
         model_sums.check(big, "c", {"terms": []})
+    wide = "(" + " + ".join(f"{k} * sum_h(a_h_i) * T_h_i" for k in range(1, 9)) + ")"
+    many = statement(f"{wide}**8", "=", f"{wide}**8")  # 8 summands to the 8th power: past the counted budget
+    with pytest.raises(Rejected, match="sums: more than"):
+        model_sums.check(many, "c", {"terms": []})
 
 
 def test_a_certificate_filed_under_another_claim_is_refused(tmp_path: Path) -> None:
