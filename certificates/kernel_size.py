@@ -119,9 +119,9 @@ KERNEL = Path(__file__).resolve().parent / "kernel"
 #: statement for every n, d, H (`model_sums`: both sides expanded over their sums into a normal form of monomials of
 #: free atoms, the model's definitions and the statement's hypotheses the only rules, bound indices relabelled to the
 #: least text; an inequality by terms c_k N_k, c_k >= 0 on the sizes' ranges and N_k >= 0 by its shape or by its
-#: definition, as the weights and entropies are; 249 lines, fifteen PROVED or REFUTED verdicts of the examples'
-#: Gram reduction that had no certificate, which check-cert now re-checks): 4,344.
-LIMIT = 4_344
+#: definition, as the weights and entropies are; its work counted; 256 lines, fifteen PROVED or REFUTED verdicts of
+#: the examples' Gram reduction that had no certificate, which check-cert now re-checks): 4,351.
+LIMIT = 4_351
 _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 
 
