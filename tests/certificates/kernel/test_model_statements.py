@@ -104,6 +104,8 @@ attention = "usa"
 """
 MODEL = {"energy-monotone-without-alignment", "shadow-obstruction", "shadow-equals-one", "energy-positive-square"}
 REGIMES = {"unequal-clusters-at-rest", "orthonormal-tokens-at-rest", "cluster-unstable"}
+#: A true claim the kernel's normal form of sums proves (`certificates.kernel.model_sums`): T^h_i = |P f|^2 >= 0.
+SUMS = {"tangential-power-nonnegative"}
 TRACE = """
 import builtins, sys, traceback
 from pathlib import Path
@@ -130,7 +132,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (folder / "claims.toml").write_text(CLAIMS)
     headflow("check", str(folder / "claims.toml"), "--certificates", str(folder))  # in this process
     found = {json.loads(p.read_text())["claim_id"]: p for p in folder.glob("*.json")}
-    assert set(found) == MODEL | REGIMES, found
+    assert set(found) == MODEL | REGIMES | SUMS, found
     return found
 
 
@@ -148,7 +150,7 @@ def forged(path: Path, change: Any, name: str = "forged.json") -> Path:
 def test_the_deciders_certificates_carry_model_statements_and_are_accepted(written: dict[str, Path]) -> None:
     for claim_id, path in written.items():
         data = json.loads(path.read_text())
-        assert data["statement"]["form"] == ("model" if claim_id in MODEL else "equilibrium")
+        assert data["statement"]["form"] == ("model" if claim_id in MODEL | SUMS else "equilibrium")
         assert data["statement"] == elaborate(claim_id, data["kind"], data["payload"], data["claim"])
         ok, message = verify_file(path)
         assert ok, message
@@ -231,12 +233,12 @@ def test_an_existence_statement_for_the_universal_claim_is_rejected(written: dic
     assert not ok and "does not negate" in message, message
 
 
-def test_a_true_universal_claim_gets_no_certificate(written: dict[str, Path]) -> None:
-    """T_h_i = |P f|^2 >= 0 is true: the decider writes no certificate, and a witness forged for its statement (another
-    claim's configuration, at token 0 and head 0, claiming rhs - lhs = -T > 0) is rejected."""
+def test_a_true_universal_claim_gets_no_witness(written: dict[str, Path]) -> None:
+    """T_h_i = |P f|^2 >= 0 is true: the decider writes its sums certificate and no witness, and a witness forged for
+    its statement (another claim's configuration, at token 0 and head 0, claiming rhs - lhs = -T > 0) is rejected."""
     claim = parse_claims(CLAIMS, "t.toml")[3]
     path = written["energy-monotone-without-alignment"]
-    assert not list(path.parent.glob("tangential-power-nonnegative*"))
+    assert [p.name.split(".")[1] for p in path.parent.glob("tangential-power-nonnegative.*.json")] == ["sums"]
 
     def pasted(data: dict[str, Any]) -> None:
         data["statement"] = statement_data(claim) | {"hypotheses": data["payload"]["hypotheses"]}

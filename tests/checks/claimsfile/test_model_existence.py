@@ -55,10 +55,11 @@ def test_false_examples_refuted_by_the_proved_negation(examples: dict[str, tuple
         assert evidence["witness"]["verified_by"] == "exact" and evidence["steps"]
         assert evidence["witness"]["negation_proved"].startswith("For every n >= 2")
     # Theorem 11 and Condition 8 deny the first two: their negations carry that identity's gram certificate; no
-    # identity of the kernel's table is the third's negation (T^h_i >= 0), which has none
+    # identity of the kernel's table is the third's negation (T^h_i >= 0), which the kernel's normal form of sums
+    # proves (T is a squared norm): a sums certificate
     assert [Path(p).name.split(".")[1] for p in examples["energy-decrease-theorem11"][1]["certificates"]] == ["gram"]
     assert len(examples["decrease-under-condition8"][1]["certificates"]) == 1
-    assert "certificates" not in examples["negative-tangential-power"][1]
+    assert [Path(p).name.split(".")[1] for p in examples["negative-tangential-power"][1]["certificates"]] == ["sums"]
 
 
 def test_dropping_condition8_turns_the_refuted_existence_into_a_certified_one(tmp_path: Path) -> None:

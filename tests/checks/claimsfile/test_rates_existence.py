@@ -82,7 +82,9 @@ def test_every_example_is_decided_as_its_comment_says(examples: dict[str, tuple[
 
 def test_every_certificate_is_accepted_by_check_cert(examples: dict[str, tuple[Verdict, dict]]) -> None:
     paths = [Path(p) for _, evidence in examples.values() for p in evidence.get("certificates", [])]
-    assert len(paths) == 24  # equality.energy-falls's among them: Theorem 11's dE/dt >= 0 denies dE/dt = -1
+    # equality.energy-falls's among them (Theorem 11's dE/dt >= 0 denies dE/dt = -1), and equality.negative-power's
+    # sums certificate (T_h_i >= 0 denies T_h_i = -1)
+    assert len(paths) == 25
     assert any(".gram." in p for p in examples["equality.energy-falls"][1]["certificates"])
     equiangular = {
         name
