@@ -1,7 +1,10 @@
 """Certificates of kind `sums` for `model` claims proved for every n, d, H: the terms an inequality's sides differ by.
 
-The kernel (`certificates.kernel.model_sums`) expands both sides into its normal form of sums and checks that they
-are equal, or differ by sum_k c_k N_k with each c_k >= 0 on the sizes' ranges and each N_k >= 0 by its shape. An
+The statement is a universal model claim's own, the universal statement that denies a false existence claim
+(`statements.model.zero_denial`), or an invariant region's bound at every configuration (`statements.pointwise.
+bound_proof`, under the dynamics claim's id). The kernel (`certificates.kernel.model_sums`) expands both sides into
+its normal form of sums and checks that they are equal, or differ by sum_k c_k N_k with each c_k >= 0 on the sizes'
+ranges and each N_k >= 0 by its shape or by its definition. An
 equality needs no terms. For an inequality this module proposes one term: a part N of the claim's sides that is >= 0
 by its shape, or the spread sum_i sum_j (q_i - q_j)^2 of a token sum sum_i q_i the sides hold (Cauchy-Schwarz over
 the tokens), times the size polynomial c by which the sides' difference is c N in the normal form, if there is one.
