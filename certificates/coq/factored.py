@@ -34,6 +34,15 @@ PROPOSAL_ERRORS = (ValueError, TypeError, ZeroDivisionError, sp.PolynomialError)
 _TINY = 1e-9
 
 
+def sympy_of(tree: Any, variable: Any = sp.Symbol, exp: Any = sp.exp, log: Any = sp.log) -> sp.Expr:
+    """The SymPy expression of a term (a proposal's: never a sign or zero the proof rests on), each symbol by
+    `variable`, each exp and log by `exp` and `log`; TreeError (a ValueError) for a node without a rule."""
+    rules: dict[str, Any] = {"rat": lambda q: sp.Rational(q.numerator, q.denominator), "sym": variable}
+    rules |= {"add": lambda *a: sp.Add(*a), "mul": lambda *a: sp.Mul(*a), "neg": lambda a: -a, "pow": lambda b, k: b**k}
+    rules |= {"sub": lambda a, b: a - b, "div": lambda a, b: a / b, "exp": exp, "log": log}
+    return fold(tree, rules)
+
+
 class _Atoms:
     """The exp and ln atoms of a statement, each exp a power of one atom per class of exponents with rational ratios,
     with the Coq text of each and of the rewriting of the statement's own exponentials into those powers."""
@@ -105,18 +114,7 @@ class _Atoms:
     def sympy(self, tree: Any, plain: bool = False) -> sp.Expr:
         """The SymPy expression of a term; with `plain`, exponentials as SymPy's own (to compare exponents), else as
         powers of their class's atom."""
-        rules: dict[str, Any] = {
-            "rat": lambda q: sp.Rational(q.numerator, q.denominator),
-            "sym": self.variable,
-            "add": lambda *a: sp.Add(*a),
-            "mul": lambda *a: sp.Mul(*a),
-            "neg": lambda a: -a,
-            "sub": lambda a, b: a - b,
-            "div": lambda a, b: a / b,
-            "pow": lambda b, k: b**k,
-        }
-        rules["exp"], rules["log"] = (sp.exp, sp.log) if plain else (self._exp, self._log)
-        return fold(tree, rules)
+        return sympy_of(tree, self.variable, *((sp.exp, sp.log) if plain else (self._exp, self._log)))
 
     def _log(self, argument: sp.Expr) -> sp.Symbol:
         tree = ["log", substitute(from_sympy(argument), self.trees)]

@@ -324,14 +324,11 @@ def _atom_facts(
 def _distinct(exps: list[str], trees: dict[str, Any]) -> list[str]:
     """The exponential atoms less each whose argument SymPy expands to an earlier one's (a proposal: the proof's
     `replace ... by ring` rewrites it away, and facts stated of it would only lengthen nra's search)."""
-    rules: dict[str, Any] = {"rat": lambda q: sp.Rational(q.numerator, q.denominator), "sym": sp.Symbol}
-    rules |= {"add": lambda *a: sp.Add(*a), "mul": lambda *a: sp.Mul(*a), "neg": lambda a: -a, "pow": lambda b, k: b**k}
-    rules |= {"sub": lambda a, b: a - b, "div": lambda a, b: a / b, "log": sp.log, "exp": sp.exp, "sqrt": sp.sqrt}
     kept: list[tuple[str, Any]] = []
     for a in exps:
         try:
-            value = sp.expand(exprtree.fold(trees[a], rules)) if a in trees else None
-        except (KeyError, TypeError, ValueError):
+            value = sp.expand(factored.sympy_of(trees[a])) if a in trees else None
+        except factored.PROPOSAL_ERRORS:
             value = None
         if value is None or all(other is None or sp.expand(value - other) != 0 for _, other in kept):
             kept.append((a, value))

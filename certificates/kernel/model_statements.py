@@ -60,9 +60,9 @@ EXACT_KEYS = {"witness", "configuration", "hypotheses", "at"}
 FORM = "model"
 
 
-def term_of(data: object, free: frozenset[str] = FREE) -> Term:
-    """The scalar term of a JSON tree, typed by `make`, its indices outside `free` bound; Rejected when it is not one
-    (at most MAX_TERM_NODES nodes)."""
+def term_of(data: object, free: frozenset[str] | None = FREE) -> Term:
+    """The scalar term of a JSON tree, typed by `make`, its indices outside `free` bound (`free` None: any term, a
+    vector too, its indices free); Rejected when it is not one (at most MAX_TERM_NODES nodes)."""
     budget = [fmt.MAX_TERM_NODES]
 
     def read(node: object, depth: int) -> Term:
@@ -74,7 +74,7 @@ def term_of(data: object, free: frozenset[str] = FREE) -> Term:
         return make(op, tuple(map(parse_rational, args)) if op == "num" else args)
 
     try:
-        return scalar_term(read(data, 0), free)
+        return read(data, 0) if free is None else scalar_term(read(data, 0), free)
     except (TermError, TreeError) as exc:
         raise Rejected(f"not a model term: {exc}") from None
 

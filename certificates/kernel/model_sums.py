@@ -30,7 +30,7 @@ from math import ceil, comb, factorial, floor, prod
 from typing import Any
 
 from .model_statements import ModelStatement, shown, statement_of, term_of
-from .model_terms import Term, make, term_text
+from .model_terms import Term, term_text
 from .recheck import Rejected, require_keys, require_list
 
 SIZES = ("n", "d", "H", "beta")
@@ -48,17 +48,13 @@ POSITIVE = ("w_h_ij", "p_h_ij", "Z_h_i", "E", "E_h", "entropy_h_i", "T_h_i")
 FREE = {"i": "i", "h": "h"}
 
 
-def _built(tree: list[Any]) -> Term:
-    return make(tree[0], tuple(_built(a) if isinstance(a, list) else a for a in tree[1:]))
-
-
 def _name(written: str) -> list[str]:
     return ["name", written]
 
 
 #: The quantities defined from others (SPEC section 1), at token i (and j) and head h.
 DEFINED = {
-    name: _built(tree)
+    name: term_of(tree, None)
     for name, tree in {
         "a_h_i": ["inner", _name("f_h_i"), _name("x_i")],
         "T_h_i": ["norm2", ["proj", _name("f_h_i")]],
@@ -66,6 +62,8 @@ DEFINED = {
         "s_h_ij": ["inner", _name("x_i"), ["M_h", _name("x_j")]],
         "xbar": ["sum_j", ["*", _name("p_h_ij"), _name("x_j")]],
         "F": ["sum_h", _name("f_h_i")],
+        "xdot sphere": ["proj", _name("v_i")],
+        "xdot flat": _name("v_i"),
         "entropy_h_i": [
             "neg",
             ["sum_j", ["*", _name("p_h_ij"), ["-", ["*", _name("beta"), _name("s_h_ij")], ["log", _name("Z_h_i")]]]],
@@ -178,7 +176,7 @@ class Expansion:
             total = self.named("F", head, token, None)
             return _divided(total, (1, 0, 0, 0), Fraction(1)) if kind == "usa" else total
         if name == "xdot":
-            return self.term(_built(["proj", _name("v_i")] if geometry == "sphere" else _name("v_i")), {"i": token})
+            return self.term(DEFINED[f"xdot {geometry}"], {"i": token})
         if name in DEFINED:
             letters = {"i": pair[0], "j": pair[1]} if pair else {"i": token}
             return self.term(DEFINED[name], letters | {"h": head})

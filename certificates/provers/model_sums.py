@@ -83,9 +83,9 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
 def _candidates(tree: list[Any]) -> list[list[Any]]:
     """The subterms of a side, and the spread sum_i sum_j (q_i - q_j)^2 of each sum_i(q) whose q names no j."""
     found = [tree]
-    if tree[0] == "sum_i" and "_j" not in str(tree) and "j_" not in str(tree):
-        q = tree[1]
-        found.append(["sum_i", ["sum_j", ["pow", ["-", q, _at_j(q)], 2]]])
+    q_j = _at_j(tree[1]) if tree[0] == "sum_i" else None
+    if q_j is not None:
+        found.append(["sum_i", ["sum_j", ["pow", ["-", tree[1], q_j], 2]]])
     for part in tree[1:]:
         if isinstance(part, list):
             found += _candidates(part)
@@ -93,11 +93,16 @@ def _candidates(tree: list[Any]) -> list[list[Any]]:
 
 
 def _at_j(tree: Any) -> Any:
-    """The term with token i read at j (its names' i segments)."""
-    if isinstance(tree, list) and tree[0] == "name":
+    """The term with token i read at j (its names' i segments), None where it names j already."""
+    if not isinstance(tree, list):
+        return tree
+    if tree[0] == "sum_j" or (tree[0] == "name" and "j" in tree[1].split("_")[-1]):
+        return None
+    if tree[0] == "name":
         first, *rest = tree[1].split("_")
         return ["name", "_".join([first, *("j" if part == "i" else part for part in rest)])]
-    return [_at_j(part) for part in tree] if isinstance(tree, list) else tree
+    parts = [_at_j(part) for part in tree]
+    return None if any(p is None for p in parts) else parts
 
 
 def _multiple(difference: model_sums.Form, part: model_sums.Form) -> list[Any] | None:

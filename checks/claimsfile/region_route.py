@@ -71,6 +71,10 @@ def decide_region(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     return None
 
 
+#: The certificate writer of each route's statement (its statement elaborated again by `check-cert --claims`).
+CERTIFIERS = {"monotone": gram_identities.certify_pointwise, "bound": model_sums.certify_region}
+
+
 def _proved(
     claim: DynamicsClaim, route: str, model: ModelClaim, outcome: Outcome, bound: object, ctx: Context
 ) -> Outcome:
@@ -78,8 +82,8 @@ def _proved(
     `gram` certificate of that statement when the kernel's table lists it (`gram_identities.certify_pointwise`);
     through the bound, with the `sums` certificate of that statement when the kernel's normal form closes it."""
     directory = certificate_directory(ctx.certificate_dir)
-    path = gram_identities.certify_pointwise(claim, directory) if route == "monotone" else None
-    path = model_sums.certify_region(claim, directory) if route == "bound" else path
+    certify = CERTIFIERS.get(route)
+    path = None if certify is None else certify(claim, directory)
     c = "c" if bound is None else str(bound)
     reading = READINGS[route].format(q=claim.quantity, c=c)
     method = f"{ROUTE} ({route}): {model.statement} (model claim, PROVED); hence {reading}"
