@@ -143,6 +143,9 @@ def test_shapes_outside_the_form_are_refused() -> None:
         model_sums.check(data | {"given": given}, "norm-of-sum", {"terms": []})
     with pytest.raises(Rejected):
         model_sums.check(data, "norm-of-sum", {"terms": [], "extra": 1})
+    cauchy = statement_data(one_claim(example("sums", "shadow-cauchy-schwarz")))
+    with pytest.raises(Rejected, match="not a model term"):  # a float literal for 1/2
+        model_sums.check(cauchy, "shadow-cauchy-schwarz", {"terms": [term(["num", 0.5], SPREAD)]})
 
 
 def test_a_term_past_the_budget_is_refused_not_run() -> None:
