@@ -44,8 +44,6 @@ UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
     f"point, {UNFORMALIZED}), or at tokens that are not unit rationals: no exact Coq term (at an exact centre Coq "
     "states the zero velocity, and the spectrum with the writer's Lyapunov matrix)",
-    "sums": "sums over a symbolic number of tokens and heads: the kernel's normal form (bilinearity through the sums, "
-    "relabelled bound indices) has no Coq statement written yet",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }
@@ -141,6 +139,6 @@ def _status(compiled: str, kind: str, spectral: bool = False) -> str:
     Lyapunov matrix (`spectral`: the kernel then states the spectrum too, `model_tree.SPECTRUM`)."""
     if compiled == "accepted":
         return PARTIAL if kind == "equilibrium" and not spectral else RECHECKED
-    if compiled == "timeout" or kind in ("smt", "interval-cover", "convexity", "equilibrium"):
+    if compiled == "timeout" or kind in ("smt", "interval-cover", "convexity", "equilibrium", "sums"):
         return UNPROVED
     return REJECTED

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, logs, norms, past_root, roots
+from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, logs, norms, past_root, roots, sums
 from headflow.certificates.coq import lambertw as lambertw_facts
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
@@ -23,6 +23,7 @@ from headflow.certificates.kernel import exprtree
 from headflow.certificates.kernel.coq.statements import (
     PointProblem,
     Problem,
+    TextStatement,
     UniversalStatement,
     binders,
     expanded,
@@ -64,6 +65,8 @@ def source(
     chain's its own, `convexity`)."""
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem, prec)
+    elif isinstance(problem, TextStatement):
+        body = sums.body(claim_id, problem)
     elif cover is not None:
         (universal,) = problem
         lemmas, proof = cover_proof(cover[0], universal, cover[1])

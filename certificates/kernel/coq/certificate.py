@@ -24,6 +24,7 @@ from ..recheck import Rejected, rational_map
 from ..spaced import FORM as SPACED, facts as spaced_facts
 from ..start import FORM as START, facts as start_facts
 from ..verify import CheckResult
+from . import sums_statement
 from .model_tree import EXACT_FACTS, equilibrium_problem, moving_problem, start_problem, witness_problem
 from .statements import NotTranslatable, PointProblem, Problem, UniversalStatement
 
@@ -88,6 +89,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         return checked.proved, [UniversalStatement(f"compared_{k}", [], [], fact) for k, fact in enumerate(found)]
     if form == (START, None, START):  # the norms and the squared distances the graph rests on
         return checked.proved, [UniversalStatement("start", [], [], ["and", *start_facts(statement)])]
+    if kind == "sums":  # the model statement itself, over every inner-product space
+        return checked.proved, sums_statement.problem(statement, claim_id, payload)
     if form == ("trajectory", None, "trajectory") and statement["when"] == "sometime":  # met at t = 0: no ODE
         return checked.proved, start_problem(statement, claim_id)
     raise NotTranslatable(f"no Coq translation of a {kind} certificate of form {form[0]}")

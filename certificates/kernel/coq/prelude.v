@@ -105,3 +105,20 @@ Ltac hf_summary H n c q :=
       destruct (Rmult_integral _ _ E); lra
     | assert (hc1 : c < 1) by nra ]
   end.
+
+(* Sums over a symbolic number of tokens or heads (a `sums` certificate's statement): hsum m g = g 0 + ... +
+   g (m - 1) (0 for m = 0), vsum the same in a real vector space; an inner product (a symmetric bilinear form >= 0 on
+   the diagonal) and a linear map; each sum respects pointwise equality (so that proofs rewrite under its binder). *)
+Fixpoint hsum (m : nat) (g : nat -> R) : R := match m with O => 0 | S k => hsum k g + g k end.
+Fixpoint vsum {V : ModuleSpace R_Ring} (m : nat) (g : nat -> V) : V :=
+  match m with O => zero | S k => plus (vsum k g) (g k) end.
+Definition is_inner {V : ModuleSpace R_Ring} (ip : V -> V -> R) : Prop :=
+  (forall u w, ip u w = ip w u) /\ (forall u v w, ip (plus u v) w = ip u w + ip v w) /\
+  (forall (c : R) u w, ip (scal c u) w = c * ip u w) /\ (forall u, 0 <= ip u u).
+Definition is_linear {V : ModuleSpace R_Ring} (L : V -> V) : Prop :=
+  (forall u v, L (plus u v) = plus (L u) (L v)) /\ (forall (c : R) u, L (scal c u) = scal c (L u)).
+Require Import Setoid Morphisms.
+#[global] Instance hsum_proper : Proper (eq ==> pointwise_relation nat eq ==> eq) hsum.
+Proof. intros m m' <- f g e. induction m; simpl; [reflexivity | rewrite IHm, (e m); reflexivity]. Qed.
+#[global] Instance vsum_proper {V : ModuleSpace R_Ring} : Proper (eq ==> pointwise_relation nat eq ==> eq) (@vsum V).
+Proof. intros m m' <- f g e. induction m; simpl; [reflexivity | rewrite IHm, (e m); reflexivity]. Qed.

@@ -177,7 +177,18 @@ class UniversalStatement(NamedTuple):
 
 #: Statements, each its own Theorem.
 UniversalProblem = list[UniversalStatement]
-Problem = PointProblem | UniversalProblem
+
+
+class TextStatement(NamedTuple):
+    """A statement the kernel wrote as Coq text (`sums_statement`: a `sums` certificate's model statement), with the
+    checked data it was written from: its core statement and payload, which the proof follows."""
+
+    text: str
+    statement: dict[str, Any]
+    payload: dict[str, Any]
+
+
+Problem = PointProblem | UniversalProblem | TextStatement
 
 
 def theorem_name(text: str) -> str:
@@ -204,6 +215,8 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     each statement's `Theorem`, `forall constants : R, hypotheses -> goal`."""
     if isinstance(problem, list):
         return [(theorem_name(s.name), _universal(s)) for s in problem]
+    if isinstance(problem, TextStatement):
+        return [(theorem_name(claim_id), problem.text)]
     conjuncts: dict[str, None] = {}  # every definedness condition, each once, in the order the trees need them
     values = [(n, real(v)) for n, v in problem.point.items()]
     values += [(n, translated(t, conjuncts)) for n, t in problem.definitions]
@@ -308,7 +321,7 @@ def guard(title: str, claim_id: str, sentence: str, problem: Problem) -> dict[st
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 _SYMBOL = re.compile(r"[^\sA-Za-z0-9_'()]+")
 #: Words of the statements' text that are Coq's keywords, not names.
-_KEYWORDS = {"Definition", "Theorem", "forall", "exists", "fun"}
+_KEYWORDS = {"Definition", "Theorem", "forall", "exists", "fun", "let", "in"}
 #: A tactic sentence: bullets, a goal selector, then a tactic's name, which starts lowercase (every vernacular
 #: command starts with a capital or `#[`).
 _TACTIC = re.compile(r"([-+*{}]\s*)*((all|[0-9]+)\s*:\s*)?[a-z]")
