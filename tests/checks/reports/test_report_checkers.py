@@ -76,8 +76,8 @@ EXPECTED = {
     "golden.square": "check-cert, z3, cvc5, Coq",  # proved by exact algebra, with the SMT route's certificate
     # z3 and cvc5 over the reals (cvc5 does not close it with n an integer), Coq with one W of equal arguments
     "rate.at-lambda-max": "check-cert, z3, cvc5, Coq",
-    # proved for every n by the kernel's normal form of sums, which has no Coq statement yet
-    "norm-of-sum": "check-cert (exact algebra)",
+    # proved for every n by the kernel's normal form of sums; Coq proves the claim over every inner-product space
+    "norm-of-sum": "check-cert (exact algebra), Coq",
     # proved by the Gram reduction with the approximate orthogonality lemma: no certificate
     "softmax-cross-term": "none (no certificate)",
 }
