@@ -151,7 +151,7 @@ class ProofWriter:
             return self.summed(node, scope)
         if op == "ip":
             expanded = self.expander.ip(self.expander.vector(node[1]), self.expander.vector(node[2]))
-            if expanded[0] == "atom":  # two basis vectors: an atom already
+            if expanded[0] == "atom" and text(expanded) == text(node):  # two basis vectors: an atom already
                 return self.equation(expanded, scope)
             vector = self.asserted(scope, f"{text(node)} = {text(expanded)}", self.vector_tactic())
             nf, inner = self.equation(expanded, scope)
@@ -238,7 +238,7 @@ class ProofWriter:
         nf_body, eq = self.equation(body, [*scope, letter])
         within = f"hsum {size} (fun {letter} => {nf_text(nf_body)})"
         steps = [f"transitivity ({within}). {{ apply hf_hsum_ext; intro {letter}. exact {eq}. }}"]
-        steps.append("repeat rewrite hf_hsum_plus.")
+        steps.append("repeat rewrite hf_hsum_plus." if nf_body else f"rewrite (hf_hsum_const {size} 0).")
         monos = []
         for m in nf_body:
             c, b = coefficient_text(m), body_text(m)

@@ -30,6 +30,17 @@ from tests.coq_tier import needs_coqc
 from tests.sample_claims import example, one_claim
 
 RECHECKED = [("sums", "norm-of-sum"), ("sums", "shadow-cauchy-schwarz"), ("quantities", "entropy-definition")]
+#: Claims of each rule the proof follows: W = M, scores symmetric under relabelling, relu weights symmetric, flat
+#: space's velocity, a sum of zeros, sizes in the coefficients, tangency on the sphere.
+VARIED = [
+    ("inner(x_i, W_h(x_i))", "=", "inner(x_i, M_h(x_i))", 'assume = ["aligned-values"]'),
+    ("sum_i(sum_j(s_h_ij * inner(x_i, x_j)))", "=", "sum_i(sum_j(s_h_ji * inner(x_i, x_j)))", ""),
+    ("sum_j(w_h_ij * s_h_ij)", "=", "sum_j(w_h_ji * s_h_ji)", 'attention = "relu"\nassume = ["symmetric-scores"]'),
+    ("inner(xdot_i, x_i) + sum_h(0)", "=", "sum_h(a_h_i)", 'geometry = "flat"\nattention = "softmax"'),
+    ("d * beta * sum_i(a_h_i) / (2 * n)", "=", "beta * d * sum_j(a_h_j) / n / 2", ""),
+    ("inner(xdot_i, x_i)", "=", "0", ""),
+]
+CLAIM = '[[claim]]\nid = "c"\nkind = "model"\n{extra}\nlhs = "{lhs}"\nop = "{op}"\nrhs = "{rhs}"\n'
 
 
 def certificate(name: str, claim_id: str, folder: Path) -> Path:
@@ -89,6 +100,15 @@ def _genuine(path: Path) -> tuple[str, str]:
 @pytest.mark.parametrize(("name", "claim_id"), RECHECKED)
 def test_the_verdict_is_rechecked_by_coq(name: str, claim_id: str, tmp_path: Path) -> None:
     verdict = coq_files.check(certificate(name, claim_id, tmp_path))
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+@needs_coqc
+@pytest.mark.parametrize(("lhs", "op", "rhs", "extra"), VARIED)
+def test_each_rule_is_rechecked_by_coq(lhs: str, op: str, rhs: str, extra: str, tmp_path: Path) -> None:
+    path = certify_model(one_claim(CLAIM.format(lhs=lhs, op=op, rhs=rhs, extra=extra)), tmp_path)
+    assert path is not None
+    verdict = coq_files.check(path)
     assert verdict.status == coq_files.RECHECKED, verdict.message
 
 
