@@ -513,5 +513,10 @@ POSITIVE_WEIGHT = {
 def body(claim_id: str, problem: TextStatement) -> str:
     """The lemmas, the kernel's statement and its proof (the module's docstring)."""
     ((_, theorem),) = statements(claim_id, problem)
-    proof = ProofWriter(problem, claim_id).proof()
+    try:
+        proof = ProofWriter(problem, claim_id).proof()
+    except NotWritten:
+        raise
+    except (KeyError, IndexError, ValueError, TypeError) as exc:  # a shape this writer does not know: no proof
+        raise NotWritten(f"sums: no Coq proof written for this statement ({type(exc).__name__})") from exc
     return f"{LEMMAS}\n{theorem}\nProof.\n{proof}\nQed.\n"
