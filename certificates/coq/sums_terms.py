@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from headflow.certificates.kernel.coq.statements import NotTranslatable, real
-from headflow.certificates.kernel.coq.sums_statement import SIZES
+from headflow.certificates.kernel.coq.sums_statement import RANGES, SCALARS, SIZES
 from headflow.certificates.kernel.model_terms import Term
 
 SIZE_ORDER = ("n", "d", "H", "beta")
@@ -104,8 +104,6 @@ def text(node: tuple[Any, ...]) -> str:
     raise NotWritten(f"sums: no tree {op}")
 
 
-RANGES = {"sum_i": "n", "sum_j": "n", "sum_h": "H", "sum_g": "H"}
-SCALAR_NAMES = {"a_h_i": "a", "T_h_i": "T", "A_h_i": "A", "entropy_h_i": "entropy", "Z_h_i": "Zn"}
 
 
 def tree_of(term: Term, env: dict[str, str]) -> tuple[Any, ...]:
@@ -128,8 +126,8 @@ def tree_of(term: Term, env: dict[str, str]) -> tuple[Any, ...]:
             return ("named", "xbar", head, token)
         if name == "Z_h_i":
             return ("atom", ("Zn", head, token))
-        if name in SCALAR_NAMES:
-            return ("named", SCALAR_NAMES[name], head, token)
+        if name in SCALARS:
+            return ("named", SCALARS[name], head, token)
         if name == "lambda_h":
             return ("atom", ("lambda", head))
         if name == "s_h_ij":
