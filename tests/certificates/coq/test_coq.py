@@ -185,8 +185,8 @@ def test_false_universal_statement_does_not_compile() -> None:
 
 def test_every_certificate_certify_writes_has_its_coq_file(certified: dict[str, list[Path]]) -> None:
     """Every kind `certify` writes is translated since the convexity chains were (`coq_files.UNTRANSLATED` keeps the
-    equilibria in Krawczyk boxes, from `headflow verify`, and the trajectory chains of claims
-    files, and a cover over integers is refused: test_coq_covers)."""
+    equilibria in Krawczyk boxes, from `headflow verify`, and the trajectory chains of claims files; a cover over
+    integers is refused: test_coq_covers)."""
     paths = [p for group in certified.values() for p in group]
     assert any(".convexity." in p.name for p in paths)
     assert [p.name for p in paths if not coq_files.coq_path(p).exists()] == []
