@@ -123,8 +123,9 @@ KERNEL = Path(__file__).resolve().parent / "kernel"
 #: the examples' Gram reduction that had no certificate, which check-cert now re-checks): 4,351. Then that kind's Coq
 #: statement (`coq/sums_statement`: the model statement itself over every real inner-product space, the model's
 #: quantities as `let`s of SPEC section 1, its hypotheses and size bounds as premises, so that coqc checks the claim and
-#: not the kernel's normal form; 99 lines, the fifteen `sums` verdicts re-checked by Coq too): 4,450.
-LIMIT = 4_450
+#: not the kernel's normal form; 103 lines with the usa energies, the fifteen `sums` verdicts re-checked by Coq too):
+#: 4,454.
+LIMIT = 4_454
 _LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 
 

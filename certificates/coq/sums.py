@@ -90,6 +90,10 @@ FACTS = (
     "assert (PZn : forall g t, 0 <= Zn g t) by (intros; apply Rlt_le, hf_hsum_pos; [lia | intro; apply exp_pos]).",
     f"assert (Pentropy : forall g t, 0 <= entropy g t) by (intros; apply (hf_entropy_nonneg n {SOFTMAX}); lia).",
     "assert (PT : forall g t, 0 <= T g t) by (intros; apply (hf_ip_pos _ ip Hip)).",
+    "assert (PEh : forall g, 0 <= Eh g) by (intros; apply Rmult_le_pos; [apply Rlt_le, Rinv_0_lt_compat, "
+    "Rmult_lt_0_compat; [lra | apply pow_lt, lt_0_INR; lia] | apply hf_hsum_nonneg; intros; apply hf_hsum_nonneg; "
+    "intros; apply Rlt_le, exp_pos]).",
+    "assert (PE : 0 <= E) by (apply hf_hsum_nonneg; intros; apply PEh).",
 )
 #: The sizes non-zero (for `field`) and at least their least values (for `nra`), and ip's symmetry.
 SIZE_FACTS = (
@@ -375,7 +379,7 @@ class ProofWriter:
             return "lra"
         if op == "size":
             return "lra" if node[1] == "beta" else "apply pos_INR"
-        if op == "atom" and node[1][0] in ("p", "w", "Zn"):
+        if op == "atom" and node[1][0] in ("p", "w", "Zn", "E", "Eh"):
             return f"apply P{node[1][0]}"
         if op == "named" and node[1] in ("entropy", "T"):
             return f"apply P{node[1]}"

@@ -104,8 +104,6 @@ def text(node: tuple[Any, ...]) -> str:
     raise NotWritten(f"sums: no tree {op}")
 
 
-
-
 def tree_of(term: Term, env: dict[str, str]) -> tuple[Any, ...]:
     """A model term as a tree of Coq text (its text is `coq_text(term, env)`)."""
     op, args = term.op, term.args
@@ -130,6 +128,8 @@ def tree_of(term: Term, env: dict[str, str]) -> tuple[Any, ...]:
             return ("named", SCALARS[name], head, token)
         if name == "lambda_h":
             return ("atom", ("lambda", head))
+        if name in ("E", "E_h"):
+            return ("atom", ("E",) if name == "E" else ("Eh", head))
         if name == "s_h_ij":
             return ("named", "s", head, env[slots.pair[0]], env[slots.pair[1]])
         if name in ("w_h_ij", "p_h_ij"):

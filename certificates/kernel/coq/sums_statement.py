@@ -12,7 +12,7 @@ shadow a, the tangential power T, the other heads' shadow A, the entropy -sum_u 
 `hsum m (fun k => ...)` (k = 0 .. m - 1) over the tokens (m = n) or the heads (m = H), `vsum` for vectors (the
 prelude's definitions); a size is the real `INR n`. d is the dimension of the model's R^d and bounds nothing here:
 the statement holds in every inner-product space, R^d among them. Named quantities with no definition here (the
-energies and the other global scalars) are `NotTranslatable`.
+rates and the other global scalars) are `NotTranslatable`.
 """
 
 from typing import Any
@@ -39,7 +39,7 @@ RELATIONS = {"=": "=", "<=": "<=", ">=": ">=", "<": "<", ">": ">", "!=": "<>"}
 BINDERS = "(V : ModuleSpace R_Ring) (ip : V -> V -> R) (x : nat -> V) (M W : nat -> V -> V) (lambda : nat -> R)"
 BINDERS += "\n    (n d H : nat) (beta : R) (i h : nat)"
 #: The names the statement's `let`s define, in order (the proof introduces them by these names).
-DEFINED = ("s", "Zn", "p", "w", "f", "F", "v", "P", "xdot", "xbar", "a", "T", "A", "entropy")
+DEFINED = ("s", "Zn", "p", "w", "f", "F", "v", "P", "xdot", "xbar", "a", "T", "A", "entropy", "Eh", "E")
 
 
 def coq_text(term: Term, env: dict[str, str]) -> str:
@@ -82,6 +82,8 @@ def _named(name: str, slots: Any, env: dict[str, str]) -> str:
         return f"({SCALARS[name]} {head} {token})"
     if name == "lambda_h":
         return f"(lambda {head})"
+    if name in ("E", "E_h"):
+        return "E" if name == "E" else f"(Eh {head})"
     if name in ("s_h_ij", "w_h_ij", "p_h_ij"):
         return f"({name[0]} {head} {env[slots.pair[0]]} {env[slots.pair[1]]})"
     raise NotTranslatable(f"sums: {name} has no definition in the Coq statement")
@@ -111,6 +113,8 @@ def problem(data: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> Tex
         "T": "fun g t => ip (P t (f g t)) (P t (f g t))",
         "A": "fun g t => ip (minus (F t) (f g t)) (x t)",
         "entropy": "fun g t => - hsum n (fun u => p g t u * ln (p g t u))",
+        "Eh": "fun g => / (2 * beta * INR n ^ 2) * hsum n (fun t => hsum n (fun u => exp (beta * s g t u)))",
+        "E": "hsum H (fun g => Eh g)",
     }
     relation = claim.relation
     goal = f"{coq_text(relation.lhs, free)} {RELATIONS[relation.op]} {coq_text(relation.rhs, free)}"

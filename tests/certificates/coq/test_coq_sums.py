@@ -39,6 +39,7 @@ VARIED = [
     ("inner(xdot_i, x_i) + sum_h(0)", "=", "sum_h(a_h_i)", 'geometry = "flat"\nattention = "softmax"'),
     ("d * beta * sum_i(a_h_i) / (2 * n)", "=", "beta * d * sum_j(a_h_j) / n / 2", ""),
     ("inner(xdot_i, x_i)", "=", "0", ""),
+    ("E + E_h", ">=", "0", ""),  # the usa energies >= 0 by their definitions
 ]
 CLAIM = '[[claim]]\nid = "c"\nkind = "model"\n{extra}\nlhs = "{lhs}"\nop = "{op}"\nrhs = "{rhs}"\n'
 
@@ -77,10 +78,11 @@ def test_the_hypotheses_bounds_and_kind_are_the_claims(tmp_path: Path) -> None:
 
 
 def test_a_name_without_a_coq_definition_is_not_translatable(tmp_path: Path) -> None:
-    path = certify_model(one_claim('[[claim]]\nid = "e"\nkind = "model"\nlhs = "E"\nop = ">="\nrhs = "0"\n'), tmp_path)
+    text = '[[claim]]\nid = "e"\nkind = "model"\nlhs = "2 * cluster_gap"\nop = "="\nrhs = "cluster_gap * 2"\n'
+    path = certify_model(one_claim(text), tmp_path)
     assert path is not None and check_file(path).ok
     verdict = coq_files.check(path)
-    assert verdict.status == coq_files.UNTRANSLATABLE and "E has no definition" in verdict.message
+    assert verdict.status == coq_files.UNTRANSLATABLE and "cluster_gap has no definition" in verdict.message
 
 
 @pytest.mark.parametrize("claim_id", ["pythagoras-without-orthogonality", "norm-of-sum-bounded-by-n"])
