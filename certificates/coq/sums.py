@@ -45,6 +45,7 @@ from headflow.certificates.coq.sums_terms import (
     mono_text,
     nf_text,
     plus,
+    positional,
     renamed,
     renamed_atoms,
     sizes_of,
@@ -220,7 +221,7 @@ class ProofWriter:
                 names = {d: self.fresh(d[0]) for d, _ in mb.dummies}
                 dummies = ma.dummies + tuple((names[d], s) for d, s in mb.dummies)
                 atoms = ma.atoms + renamed_atoms(mb.atoms, names)
-                body = Mono(Fraction(1), ZERO, dummies, tuple(sorted(atoms, key=atom_text)))
+                body = positional(Mono(Fraction(1), ZERO, dummies, atoms))
                 coef = Mono(ma.coef * mb.coef, plus(ma.exps, mb.exps), (), ())
                 monos.append(replace(body, coef=coef.coef, exps=coef.exps))
                 left, right = body_text(ma) or "1", body_text(mb) or "1"
@@ -268,7 +269,9 @@ class ProofWriter:
             else:
                 dummy = self.fresh("t" if size == "n" else "g")
                 monos.append(
-                    replace(m, dummies=((dummy, size), *m.dummies), atoms=renamed_atoms(m.atoms, {letter: dummy}))
+                    positional(
+                        replace(m, dummies=((dummy, size), *m.dummies), atoms=renamed_atoms(m.atoms, {letter: dummy}))
+                    )
                 )
         nf = merged(monos)
         return nf, self.asserted(scope, f"{text(node)} = {nf_text(nf)}", f"{' '.join(steps)} {FIELD}")
@@ -366,7 +369,7 @@ class ProofWriter:
                     f"transitivity {body_text(step)}. {{ {descend} rewrite hf_hsum_switch. reflexivity. }}"
                 )
         descend = " ".join(f"apply hf_hsum_ext; intro {d}." for d in current)
-        turns = " ".join(step for _, steps in atoms for step in steps)
+        turns = " ".join(dict.fromkeys(step for _, steps in atoms for step in steps))  # each rewrite once: it turns all
         sentences.append(f"{descend} {turns} ring.")
         return target, sentences
 

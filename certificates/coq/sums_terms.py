@@ -21,7 +21,7 @@ from headflow.certificates.kernel.model_terms import Term
 
 SIZE_ORDER = ("n", "d", "H", "beta")
 #: The index names a tree may use: the claim's letters and the writer's fresh names.
-INDEX = re.compile(r"(?:[ijhg]|[tgkuq]\d+)\Z")
+INDEX = re.compile(r"(?:[ijhg]|[tgkuqd]\d+)\Z")
 
 
 class NotWritten(NotTranslatable):
@@ -268,11 +268,26 @@ class Mono:
 NF = tuple[Mono, ...]
 
 
+def positional(m: Mono) -> Mono:
+    """The monomial with its bound indices named d0, d1, ... outermost first: monomials equal up to the names of their
+    bound indices (as Coq reads them) are then written alike, merged and proved once."""
+    names = {d: f"d{k}" for k, (d, _) in enumerate(m.dummies)}
+    atoms = tuple(sorted(renamed_atoms(m.atoms, names), key=atom_text))
+    return Mono(m.coef, m.exps, tuple((names[d], s) for d, s in m.dummies), atoms)
+
+
+#: At most this many monomials in a node's normal form: past it the Coq file would be too long for coqc's time (the
+#: kernel's own budget, `model_sums.MOST_MONOMIALS`, is larger), so no proof is written.
+MOST_MONOMIALS = 400
+
+
 def merged(monos: list[Mono]) -> NF:
     found: dict[Any, Mono] = {}
     for m in monos:
         key = m.shape
         found[key] = replace(m, coef=found[key].coef + m.coef) if key in found else m
+    if len(found) > MOST_MONOMIALS:
+        raise NotWritten(f"sums: a normal form of more than {MOST_MONOMIALS} monomials (too long for Coq)")
     return tuple(m for m in found.values() if m.coef)
 
 

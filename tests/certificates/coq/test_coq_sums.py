@@ -114,6 +114,18 @@ def test_each_rule_is_rechecked_by_coq(lhs: str, op: str, rhs: str, extra: str, 
     assert verdict.status == coq_files.RECHECKED, verdict.message
 
 
+@pytest.mark.slow
+@needs_coqc
+def test_a_wide_power_is_rechecked_by_coq(tmp_path: Path) -> None:
+    """(a + A + T)^5 against the same with its terms reordered: monomials equal up to the names of their bound indices
+    are merged and proved once, an atom repeated in a monomial is turned once (both failed coqc before); about 13 s."""
+    lhs, rhs = "(a_h_i + A_h_i + T_h_i)**5", "(T_h_i + A_h_i + a_h_i)**5"
+    path = certify_model(one_claim(CLAIM.format(lhs=lhs, op="=", rhs=rhs, extra="")), tmp_path)
+    assert path is not None
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
 @needs_coqc
 def test_coq_refuses_the_proof_under_a_changed_goal_or_a_forged_step(tmp_path: Path) -> None:
     text, stated = _genuine(certificate("sums", "norm-of-sum", tmp_path))
