@@ -2,7 +2,7 @@
 
 The statement is the `Definition`s and the `Theorem` line; the proofs are written outside the kernel
 (`certificates.coq.source`) and checked by coqc, so a wrong proof fails the file and never changes what it states.
-Two shapes cover the translatable certificates:
+Three shapes cover the translatable certificates:
 - `PointProblem`: conditions `expr relation 0` at an exact rational point (a constant to digits, a
   counterexample, a refuting point). The file defines each coordinate once, and the `Theorem` states
   every definedness condition of every expression (`translated`) and every condition, in the
@@ -15,6 +15,8 @@ Two shapes cover the translatable certificates:
   `exp_ineq1_le`, monotonicity, `exp_plus`, `sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its
   base proved non-zero), then closes the goal with
   `nra`/`lra` after splitting conjunctions and equivalences.
+- `TextStatement`: a `Theorem` the kernel writes as text from a checked statement (`sums_statement`: a model
+  statement for every n, d, H over every inner-product space, the model's quantities as `let`s).
 The source starts with the prelude (`prelude.v`) inline, so each file compiles alone.
 
 Trees (`headflow.certificates.kernel.exprtree`) become Coq text over the reals (R_scope) by one rule per node
