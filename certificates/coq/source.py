@@ -6,7 +6,8 @@ own short term (hints from `enclosures`, re-proved by coqc), makes it `Opaque`, 
 `interval` (bisection-free: the point is exact). A universal statement's proof puts the library facts of every
 `exp`, `sqrt`, `ln` and inverse atom among the hypotheses (`exp_pos`, `exp_ineq1_le`, monotonicity, `exp_plus`,
 `sqrt_sqrt` with its sign proved, `exp_ln`, `Rinv_r` with its base proved non-zero), then closes the goal with
-`nra`/`lra` after splitting conjunctions and equivalences, or uses a hand proof (`proofs.PROOFS`).
+`nra`/`lra` after splitting conjunctions and equivalences, or uses a hand proof (`proofs.PROOFS`). A `sums`
+statement (a model statement for every n, d, H) is proved node by node (`sums`).
 """
 
 from __future__ import annotations
