@@ -6,8 +6,9 @@ bound_proof`, under the dynamics claim's id). The kernel (`certificates.kernel.m
 its normal form of sums and checks that they are equal, or differ by sum_k c_k N_k with each c_k >= 0 on the sizes'
 ranges and each N_k >= 0 by its shape or by its definition. An
 equality needs no terms. For an inequality this module proposes one term: a part N of the claim's sides that is >= 0
-by its shape, or the spread sum_i sum_j (q_i - q_j)^2 of a token sum sum_i q_i the sides hold (Cauchy-Schwarz over
-the tokens), times the size polynomial c by which the sides' difference is c N in the normal form, if there is one.
+by its shape, the spread sum_i sum_j (q_i - q_j)^2 of a token sum sum_i q_i the sides hold (Cauchy-Schwarz over
+the tokens), or the squared norm of a vector the sides hold or of its sum over the tokens or the heads (|sum_i x_i|^2),
+times the size polynomial c by which the sides' difference is c N in the normal form, if there is one.
 A proposal is only a proposal: the certificate is written after the kernel's own check accepts it.
 """
 
@@ -81,11 +82,18 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
 
 
 def _candidates(tree: list[Any]) -> list[list[Any]]:
-    """The subterms of a side, and the spread sum_i sum_j (q_i - q_j)^2 of each sum_i(q) whose q names no j."""
+    """The subterms of a side, the spread sum_i sum_j (q_i - q_j)^2 of each sum_i(q) whose q names no j, and the
+    squared norm of each vector subterm and of its sum over the tokens (the heads) where it names i (h)."""
     found = [tree]
     q_j = _at_j(tree[1]) if tree[0] == "sum_i" else None
     if q_j is not None:
         found.append(["sum_i", ["sum_j", ["pow", ["-", tree[1], q_j], 2]]])
+    try:
+        term = term_of(tree, None)
+    except Rejected:
+        term = None
+    if term is not None and term.vector:
+        found += [["norm2", tree]] + [["norm2", [f"sum_{k}", tree]] for k in "ih" if k in term.free]
     for part in tree[1:]:
         if isinstance(part, list):
             found += _candidates(part)

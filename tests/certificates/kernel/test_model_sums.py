@@ -196,3 +196,18 @@ def test_a_false_existence_claim_carries_the_bound_that_denies_it(name: str, cla
     somewhere = one_claim(text.replace('op = "<"', 'op = ">"').replace('rhs = "-1"', 'rhs = "1"'))
     assert not recheck(path, claims={claim_id: somewhere}, read_claim=True).ok
     assert certify_model(somewhere, tmp_path / "true") is None  # T > 0 (or T = 1) somewhere: true, nothing denies it
+
+
+@pytest.mark.parametrize(
+    ("lhs", "op", "rhs", "holds"),
+    [
+        ("sum_i(sum_j(norm2(x_i - x_j)))", "<=", "2 * n**2", True),  # 2 n^2 - lhs = 2 |sum_i x_i|^2
+        ("sum_h(sum_g(inner(f_h_i, f_g_i)))", ">=", "0", True),  # lhs = |sum_h f_h_i|^2
+        ("sum_i(sum_j(norm2(x_i - x_j)))", "<=", "n**2", False),  # false: tokens summing to 0 give 2 n^2
+    ],
+)
+def test_a_squared_norm_of_a_sum_is_proposed(lhs: str, op: str, rhs: str, holds: bool, tmp_path: Path) -> None:
+    path = certify_model(one_claim(CLAIM.format(lhs=lhs, op=op, rhs=rhs, extra="")), tmp_path)
+    assert (path is not None) == holds
+    if path is not None:
+        assert check_file(path).ok
