@@ -221,7 +221,7 @@ class ProofWriter:
                 names = {d: self.fresh(d[0]) for d, _ in mb.dummies}
                 dummies = ma.dummies + tuple((names[d], s) for d, s in mb.dummies)
                 atoms = ma.atoms + renamed_atoms(mb.atoms, names)
-                body = positional(Mono(Fraction(1), ZERO, dummies, atoms))
+                body = positional(Mono(Fraction(1), ZERO, dummies, atoms), sort=True)
                 coef = Mono(ma.coef * mb.coef, plus(ma.exps, mb.exps), (), ())
                 monos.append(replace(body, coef=coef.coef, exps=coef.exps))
                 left, right = body_text(ma) or "1", body_text(mb) or "1"

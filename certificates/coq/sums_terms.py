@@ -268,11 +268,13 @@ class Mono:
 NF = tuple[Mono, ...]
 
 
-def positional(m: Mono) -> Mono:
-    """The monomial with its bound indices named d0, d1, ... outermost first: monomials equal up to the names of their
-    bound indices (as Coq reads them) are then written alike, merged and proved once."""
+def positional(m: Mono, sort: bool = False) -> Mono:
+    """The monomial with its bound indices named d0, d1, ... outermost first (and its atoms sorted by their text, where
+    the proof allows: a product's `ring` does, a sum's split under its binder does not): monomials equal up to the
+    names of their bound indices (as Coq reads them) are then written alike, merged and proved once."""
     names = {d: f"d{k}" for k, (d, _) in enumerate(m.dummies)}
-    atoms = tuple(sorted(renamed_atoms(m.atoms, names), key=atom_text))
+    atoms = renamed_atoms(m.atoms, names)
+    atoms = tuple(sorted(atoms, key=atom_text)) if sort else atoms
     return Mono(m.coef, m.exps, tuple((names[d], s) for d, s in m.dummies), atoms)
 
 
