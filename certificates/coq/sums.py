@@ -10,7 +10,7 @@ own normal form of Coq terms, each step a lemma coqc checks:
 - every scalar node gets an equation `node = NF`, NF a sum of monomials `(c) * hsum .. (fun t1 => .. atoms)` with the
   node's own sums outermost: from its children's equations (`f_equal`), a sum by splitting its body's monomials
   (a monomial free of the summed index gains a factor n or H, p^g_tu summed over u is 1, the others bind it),
-  a product by pulling the factors' sums out (`hf_prod`), the named scalars by their definitions (the entropy's
+  a product by pulling the factors' sums out (`PROD`), the named scalars by their definitions (the entropy's
   log p = beta s - log Zn);
 - the sides (and each term of an inequality's payload) are compared after relabelling each monomial's bound indices
   (`hf_hsum_switch`) and orienting its atoms (symmetry of ip, self-adjoint M, symmetric weights) into one canonical
@@ -18,7 +18,7 @@ own normal form of Coq terms, each step a lemma coqc checks:
   definitions' signs) and its coefficients by `nra` on the sizes' bounds.
 
 A statement whose normal forms this writer cannot match (a rule of the kernel it does not follow) raises
-`NotTranslatable` with the reason, before any Coq is written.
+`NotWritten` (a `NotTranslatable`) with the reason, before any Coq is written.
 """
 
 from __future__ import annotations
@@ -65,8 +65,6 @@ RANGE_SIZE = {"n": 0, "H": 2}
 MOST_DUMMIES = 5
 
 
-# ------------------------------------------------------------------ the proof writer
-
 #: A product of two monomials as one nested sum: the left factor's sums pulled out, then the right's, then ring.
 PROD = (
     "repeat (cbv beta; first [ apply hf_hsum_ext; intro | rewrite <- hf_hsum_mult_r | rewrite <- hf_hsum_mult_l ]);"
@@ -81,7 +79,7 @@ CONGRUENCES = {"+": "Rplus", "-": "Rminus", "*": "Rmult"}
 #: The names the proof introduces: the statement's binders and premises (then its `given` bounds, hypotheses, lets).
 BOUND = ["V", "ip", "x", "M", "W", "lambda", "n", "d", "H", "beta", "i", "h", "Hip", "HM", "HW", "Hn", "Hd", "HH", "Hb"]
 SOFTMAX = "(fun u => beta * s g t u)"
-#: Facts of the definitions, proved before their bodies are cleared (each `rewrite`n where the proof unfolds one).
+#: Facts of the definitions, proved before their bodies are cleared (the proof rewrites with them to unfold one).
 FACTS = (
     f"assert (Prow : forall g t, hsum n (fun u => p g t u) = 1) by (intros; apply (hf_softmax_row n {SOFTMAX}); lia).",
     "assert (Dlogp : forall g t u, ln (p g t u) = beta * s g t u - ln (Zn g t))"
