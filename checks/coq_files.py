@@ -84,7 +84,13 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     cover = (data["statement"], data["payload"]) if data["kind"] == "interval-cover" else None
-    text = source(certificate.name, data["claim_id"], sentence, built, data["payload"].get("prec", WITNESS_BITS), cover)
+    prec = data["payload"].get("prec", WITNESS_BITS)
+    try:
+        text = source(certificate.name, data["claim_id"], sentence, built, prec, cover)
+    except (NotTranslatable, TreeError):
+        raise
+    except Exception as exc:  # the kernel accepted the certificate: a proof writer's failure is no verdict on it
+        raise NotTranslatable(f"no Coq proof written ({type(exc).__name__}: {str(exc)[:80]})") from exc
     require_stated(text, certificate.name, data["claim_id"], sentence, built)
     return text, guard(certificate.name, data["claim_id"], sentence, built)
 

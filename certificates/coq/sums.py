@@ -42,15 +42,14 @@ from headflow.certificates.coq.sums_terms import (
     indices,
     merged,
     minus,
-    mono_text,
     nf_text,
     plus,
     positional,
     renamed,
     renamed_atoms,
     sizes_of,
-    substituted,
     text,
+    times,
     tree_of,
 )
 from headflow.certificates.kernel.coq.statements import TextStatement, statements
@@ -60,7 +59,6 @@ from headflow.certificates.kernel.model_sums import DEFINED as KERNEL_DEFINED
 
 #: The lemmas every proof uses (sums, inner products, linear maps, the softmax row), proved in the file itself.
 LEMMAS = Path(__file__).with_name("sums_lemmas.v").read_text(encoding="ascii")
-RANGE_SIZE = {"n": 0, "H": 2}
 #: At most this many bound indices of a kind in one monomial (their relabellings are tried one by one).
 MOST_DUMMIES = 5
 
@@ -216,18 +214,13 @@ class ProofWriter:
         terms, lemmas, monos = [], [], []
         for ma in a:
             for mb in b:
-                names = {d: self.fresh(d[0]) for d, _ in mb.dummies}
-                dummies = ma.dummies + tuple((names[d], s) for d, s in mb.dummies)
-                atoms = ma.atoms + renamed_atoms(mb.atoms, names)
-                body = positional(Mono(Fraction(1), ZERO, dummies, atoms), sort=True)
-                coef = Mono(ma.coef * mb.coef, plus(ma.exps, mb.exps), (), ())
-                monos.append(replace(body, coef=coef.coef, exps=coef.exps))
-                left, right = body_text(ma) or "1", body_text(mb) or "1"
-                product = f"{left} * {right}"
+                body = times(ma, mb, {d: self.fresh(d[0]) for d, _ in mb.dummies})
+                monos.append(body)
+                product = f"{body_text(ma) or '1'} * {body_text(mb) or '1'}"
                 if (ma.dummies or mb.dummies) and product not in [p for p, _, _ in lemmas]:
                     label = self.fresh("P")
                     lemmas.append((product, label, f"assert ({label} : {product} = {body_text(body)}). {{ {PROD} }}"))
-                terms.append(f"({mono_text(coef)}) * ({product})")
+                terms.append(f"({coefficient_text(body) or '1'}) * ({product})")
         proof = " ".join(text_ for _, _, text_ in lemmas)
         rewrites = "".join(f" rewrite {label}." for _, label, _ in lemmas)
         middle = " + ".join(terms) or "0"
@@ -237,7 +230,7 @@ class ProofWriter:
         """A sum over the node's letter: its body's monomials split, each free one times the size, each p row
         summed to 1, the others binding a fresh dummy outermost."""
         size, letter = node[1], self.fresh("k")
-        body = substituted(node[3], node[2], letter)  # named apart from the context's i and h (alpha-equivalent)
+        body = renamed(node[3], {node[2]: letter})  # named apart from the context's i and h (alpha-equivalent)
         nf_body, eq = self.equation(body, [*scope, letter])
         within = f"hsum {size} (fun {letter} => {nf_text(nf_body)})"
         steps = [f"transitivity ({within}). {{ apply hf_hsum_ext; intro {letter}. exact {eq}. }}"]
@@ -252,7 +245,7 @@ class ProofWriter:
             if letter not in deps:
                 steps.append(f"rewrite (hf_hsum_const {size} ({b or c or '1'})).")
                 exps = list(m.exps)
-                exps[RANGE_SIZE[size]] += 1
+                exps[SIZE_ORDER.index(size)] += 1
                 monos.append(replace(m, exps=tuple(exps)))
             elif len(rows) == 1 and rows[0][0] == "p" and rows[0][3] == letter and letter not in rows[0][1:3]:
                 rest = replace(m, atoms=tuple(a for a in m.atoms if a is not rows[0]))
@@ -394,7 +387,7 @@ class ProofWriter:
             return f"apply {lemma}; [ {self.nonnegative(node[1])} | {self.nonnegative(node[2])} ]"
         if op == "hsum":
             k = self.fresh("k")
-            return f"apply hf_hsum_nonneg; intros {k} _; {self.nonnegative(substituted(node[3], node[2], k))}"
+            return f"apply hf_hsum_nonneg; intros {k} _; {self.nonnegative(renamed(node[3], {node[2]: k}))}"
         if op == "ip" and node[1] == node[2]:
             return "apply (hf_ip_pos _ ip Hip)"
         raise NotWritten(f"sums: no sign of {text(node)[:60]} by its shape")
@@ -453,7 +446,7 @@ class ProofWriter:
         if relation.op == ">=":
             difference = [replace(m, coef=-m.coef) for m in difference]
         for _, _, (c, _), (n, _) in terms:
-            difference += [replace(m, coef=-m.coef) for m in self.pure_product(c, n)]
+            difference += [replace(m, coef=-m.coef) for m in self.scaled(c, n)]
         rewrites, totals = [], {}
         seen = set()
         for m in sorted(difference, key=lambda m: not m.dummies):
@@ -494,18 +487,11 @@ class ProofWriter:
             self.lines.append("  lra.")
         return "\n".join([*(f"  {r}" for r in self.preamble()), *self.lines])
 
-    def pure_product(self, a: NF, b: NF) -> list[Mono]:
-        """a b without a proof (a size polynomial times a normal form: the dummies stay b's)."""
-        return [
-            Mono(
-                ma.coef * mb.coef,
-                plus(ma.exps, mb.exps),
-                ma.dummies + mb.dummies,
-                tuple(sorted(ma.atoms + mb.atoms, key=atom_text)),
-            )
-            for ma in a
-            for mb in b
-        ]
+    @staticmethod
+    def scaled(coefficient: NF, nf: NF) -> list[Mono]:
+        """c nf for c a polynomial in the sizes alone: nf's monomials as they are written (so that the identity's
+        relabelling equations find them), their coefficients multiplied."""
+        return [replace(m, coef=c.coef * m.coef, exps=plus(c.exps, m.exps)) for c in coefficient for m in nf]
 
 
 POSITIVE_WEIGHT = {
@@ -518,10 +504,5 @@ POSITIVE_WEIGHT = {
 def body(claim_id: str, problem: TextStatement) -> str:
     """The lemmas, the kernel's statement and its proof (the module's docstring)."""
     ((_, theorem),) = statements(claim_id, problem)
-    try:
-        proof = ProofWriter(problem, claim_id).proof()
-    except NotWritten:
-        raise
-    except (KeyError, IndexError, ValueError, TypeError) as exc:  # a shape this writer does not know: no proof
-        raise NotWritten(f"sums: no Coq proof written for this statement ({type(exc).__name__})") from exc
+    proof = ProofWriter(problem, claim_id).proof()
     return f"{LEMMAS}\n{theorem}\nProof.\n{proof}\nQed.\n"

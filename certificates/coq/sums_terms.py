@@ -54,6 +54,7 @@ def indices(data: Any) -> set[str]:
 
 
 def renamed(data: Any, names: dict[str, str]) -> Any:
+    """A tree, atom or basis vector with its indices renamed as `names` says (a node's tag, its first part, kept)."""
     if isinstance(data, tuple):
         return (data[0], *(renamed(part, names) for part in data[1:]))
     return names.get(data, data) if isinstance(data, str) else data
@@ -61,13 +62,6 @@ def renamed(data: Any, names: dict[str, str]) -> Any:
 
 def renamed_atoms(atoms: tuple[Any, ...], names: dict[str, str]) -> tuple[Any, ...]:
     return tuple(renamed(a, names) for a in atoms)
-
-
-def substituted(tree: Any, old: str, new: str) -> Any:
-    """A tree with the index `old` renamed `new` everywhere."""
-    if isinstance(tree, tuple):
-        return tuple(substituted(part, old, new) for part in tree)
-    return new if tree == old else tree
 
 
 def text(node: tuple[Any, ...]) -> str:
@@ -238,7 +232,7 @@ class Expander:
 
             if op == "vsum":  # its index renamed apart (the other argument may bind the same letter)
                 fresh = self.fresh("t" if a[1] == "n" else "g")
-                return ("hsum", a[1], fresh, again(substituted(a[3], a[2], fresh)))
+                return ("hsum", a[1], fresh, again(renamed(a[3], {a[2]: fresh})))
             if op in ("plus", "minus"):
                 return ("+" if op == "plus" else "-", again(a[1]), again(a[2]))
             if op == "opp":
@@ -276,6 +270,13 @@ def positional(m: Mono, sort: bool = False) -> Mono:
     atoms = renamed_atoms(m.atoms, names)
     atoms = tuple(sorted(atoms, key=atom_text)) if sort else atoms
     return Mono(m.coef, m.exps, tuple((names[d], s) for d, s in m.dummies), atoms)
+
+
+def times(ma: Mono, mb: Mono, names: dict[str, str]) -> Mono:
+    """ma mb, mb's bound indices renamed apart by `names`, ma's outermost, named by position and its atoms sorted."""
+    dummies = ma.dummies + tuple((names[d], s) for d, s in mb.dummies)
+    atoms = ma.atoms + renamed_atoms(mb.atoms, names)
+    return positional(Mono(ma.coef * mb.coef, plus(ma.exps, mb.exps), dummies, atoms), sort=True)
 
 
 #: At most this many monomials in a node's normal form: past it the Coq file would be too long for coqc's time (the

@@ -85,6 +85,19 @@ def test_a_name_without_a_coq_definition_is_not_translatable(tmp_path: Path) -> 
     assert verdict.status == coq_files.UNTRANSLATABLE and "cluster_gap has no definition" in verdict.message
 
 
+def test_a_proof_writers_failure_is_no_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel accepted the certificate: a crash of the (untrusted) proof writer says `not translatable` with
+    its reason, never that Coq rejected the certificate."""
+    path = certificate("sums", "head-pairs", tmp_path)
+
+    def crash(self: ProofWriter) -> str:
+        raise KeyError("an atom")
+
+    monkeypatch.setattr(ProofWriter, "proof", crash)
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.UNTRANSLATABLE and "no Coq proof written (KeyError" in verdict.message
+
+
 @pytest.mark.parametrize("claim_id", ["pythagoras-without-orthogonality", "norm-of-sum-bounded-by-n"])
 def test_the_writer_refuses_a_false_statement(claim_id: str) -> None:
     """Past the kernel (which refuses them): the writer's own normal forms do not match, so it writes no proof."""
