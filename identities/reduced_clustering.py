@@ -64,9 +64,7 @@ def relu_time(derivation: Derivation) -> sp.Expr:
     rate = lc.relu_reduction(derivation)
     derivation.sign("R > 0 for 0 < rho < 1 and n > 1", on_unit_interval(rate), ">0", FACTS, r"R(\rho) > 0")
     time_integral_note(derivation)
-    antiderivative = (n / (2 * lam**2 * beta)) * (
-        sp.log(rho) - sp.log(1 - rho) / n - (n - 1) / n * sp.log(1 + (n - 1) * rho)
-    )
+    antiderivative = relu_antiderivative()
     derivation.zero(
         "partial fractions: F(rho) = n/(2 lambda^2 beta) [ln rho - (1/n) ln(1 - rho) - ((n-1)/n) ln(1 + (n-1) rho)] "
         "has F' = 1/R",
@@ -79,6 +77,16 @@ def relu_time(derivation: Derivation) -> sp.Expr:
         r"T = F(\rho_1) - F(d^{-1/2})",
     )
     return time
+
+
+def relu_antiderivative() -> sp.Expr:
+    """F(rho), an antiderivative of 1/R under the relu reduction (partial fractions; `relu_time` checks F' = 1/R)."""
+    return (n / (2 * lam**2 * beta)) * (sp.log(rho) - sp.log(1 - rho) / n - (n - 1) / n * sp.log(1 + (n - 1) * rho))
+
+
+def softmax_antiderivative() -> sp.Expr:
+    """A(rho), an antiderivative of Q = 1/(2 lambda (1 - rho)(1 + (n-1) rho)) (`_softmax_integrand` checks A' = Q)."""
+    return sp.log((1 + (n - 1) * rho) / (1 - rho)) / (2 * lam * n)
 
 
 def relu_upper_bound(derivation: Derivation) -> sp.Expr:
@@ -169,7 +177,7 @@ def _softmax_integrand(derivation: Derivation) -> sp.Expr:
         "1/R = (exp(beta lambda (1 - rho)) + n - 1) Q(rho), Q = 1/(2 lambda (1 - rho)(1 + (n-1) rho))",
         1 / rate - (sp.exp(beta * lam * (1 - rho)) + n - 1) * kernel,
     )
-    antiderivative = sp.log((1 + (n - 1) * rho) / (1 - rho)) / (2 * lam * n)
+    antiderivative = softmax_antiderivative()
     derivation.zero(
         "A(rho) = ln((1 + (n-1) rho)/(1 - rho))/(2 lambda n) has A' = Q > 0",
         sp.diff(antiderivative, rho) - kernel,
@@ -194,8 +202,14 @@ def softmax_time_bounds(derivation: Derivation) -> tuple[sp.Expr, sp.Expr]:
         r"(n-1+e^{\beta\lambda(1-\rho_1)})\,A(\rho_1) \le T\big|_{\rho_0=0},\qquad "
         r"T \le (n-1+e^{\beta\lambda})\,A(\rho_1)",
     )
-    at_target = antiderivative.subs(rho, rho1)
-    return (n - 1 + sp.exp(beta * lam * (1 - rho1))) * at_target, (n - 1 + sp.exp(beta * lam)) * at_target
+    low, high = softmax_factor_ends()
+    return low * antiderivative.subs(rho, rho1), high * antiderivative.subs(rho, rho1)
+
+
+def softmax_factor_ends() -> tuple[sp.Expr, sp.Expr]:
+    """The values of the factor exp(beta lambda (1 - rho)) + n - 1 of 1/R at rho1 and at rho0 = 0, its least and
+    greatest on [0, rho1] (`_softmax_integrand` checks that it decreases)."""
+    return n - 1 + sp.exp(beta * lam * (1 - rho1)), n - 1 + sp.exp(beta * lam)
 
 
 def softmax_time_from(derivation: Derivation, start_value: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr]:

@@ -6,11 +6,12 @@ The statement: `{"form": "limit", "claim", "variables", "variable": v, "expressi
 domain) or `"infinite": true` (|h| -> oo, stated as 1/h -> 0: L is 0, no sign; 1/h is defined, so h != 0), and
 `"at"`: values of some other variables, a point of their domain (the kernel shows it), where the relations are built
 (`instance`: a claim for every value of them refuted at one). v is
-the last variable, with a rational lower bound V > 0 (V > 1 for the log scale) and no upper bound; L
+the last variable, with a lower bound V > 0 (V > 1 for the log scale: a rational, or a tree over the others shown so
+by one more built relation) and no upper bound; L
 and C are trees free of v; k > 0 a rational; e(v) = v^(-k), log(v)^(-k) or exp(-k v) by the scale (`SCALES`); on
 the exp scale k may be a tree free of v (e^(-lam beta)). The kernel builds the statements of form `real` (`relations`)
 h - L <= C e(v) and L - h <= C e(v) over the same variables, conditions and point (then `L sign 0` with a sign, and
-`k > 0` for a tree k) and checks each by its smt certificate
+`k > 0` for a tree k, then V's) and checks each by its smt certificate
 (`real_statements.check`: z3 and cvc5 on the kernel's own encoding of its trees). The payload is `{"cuts": one list
 of cuts per built statement}` with the statement's `limit`, `error` and `sign` repeated (the search's results, which
 `check-cert --claims` reads there to elaborate the statement again). So |h - L| <= C e(v) at every v >= V, and C e(v)
@@ -49,8 +50,9 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     plain = infinite is False or (infinite is True and statement["limit"] == _rat(0) and "sign" not in statement)
     if last.get("name") != v or last.get("high") is not None or k <= 0 or statement.get("sign", ">") not in ("<", ">"):
         raise Rejected(f"{FORM}: the variable is the last one, unbounded above; the rate k > 0; the sign > or <")
-    if low[0] != "rat" or parse_rational(low[1]) <= (scale == "log") or scale not in SCALES or not plain:
-        raise Rejected(f"{FORM}: v's lower bound a rational > 0 (> 1 on the log scale); a known scale; oo: 1/h -> 0")
+    rational = low[0] == "rat"  # else a tree over the others, > 0 (> 1 on the log scale) by one more relation
+    if low[0] is None or (rational and parse_rational(low[1]) <= (scale == "log")) or scale not in SCALES or not plain:
+        raise Rejected(f"{FORM}: v's lower bound > 0 (> 1 on the log scale); a known scale; oo: 1/h -> 0")
     if v in symbols(statement["limit"]) | symbols(error["coefficient"]) | (symbols(rate) if tree else set()):
         raise Rejected(f"{FORM}: the limit, the coefficient and the rate are free of {v}")
     h, limit = ["div", _rat(1), statement["expression"]] if infinite else statement["expression"], statement["limit"]
@@ -60,7 +62,8 @@ def relations(statement: dict[str, Any]) -> list[dict[str, Any]]:
     base["conditions"] = base["conditions"] + [{"expression": statement["expression"], "relation": "!="}] * infinite
     found = [base | {"lhs": ["sub", h, limit], "rhs": bound}, base | {"lhs": ["sub", limit, h], "rhs": bound}]
     found += [base | {"lhs": limit, "op": statement.get("sign"), "rhs": _rat(0)}] * ("sign" in statement)
-    return found + [base | {"lhs": rate, "op": ">", "rhs": _rat(0)}] * tree
+    found += [base | {"lhs": rate, "op": ">", "rhs": _rat(0)}] * tree
+    return found + [base | {"lhs": low, "op": ">", "rhs": _rat(int(scale == "log"))}] * (not rational)
 
 
 def instance(statement: dict[str, Any]) -> dict[str, Any]:

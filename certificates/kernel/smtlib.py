@@ -78,5 +78,8 @@ def _number(value: Fraction) -> str:
 
 
 #: The text of each term node but `sym` (a declared constant, by its new name).
-_TERMS = {"rat": _number, "pow": _power, "add": lambda *parts: f"(+ {' '.join(parts)})"}
-_TERMS |= {"mul": lambda *parts: f"(* {' '.join(parts)})"}
+_TERMS = {"rat": _number, "pow": _power}  # a sum or product of one term is that term (cvc5 wants two or more)
+_TERMS |= {
+    name: lambda *parts, op=op: parts[0] if len(parts) == 1 else f"({op} {' '.join(parts)})"
+    for name, op in (("add", "+"), ("mul", "*"))
+}

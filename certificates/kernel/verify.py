@@ -49,6 +49,7 @@ from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
 from .punctured import FORM as PUNCTURED, check as punctured_check
 from .recheck import Rejected
+from .reduced_time import FORM as REDUCED_TIME, check as reduced_time_check
 from .solvers import DEFAULT_SECONDS
 from .spaced import FORM as SPACED, check as spaced_check
 from .start import FORM as START, check as start_check
@@ -67,6 +68,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     START: start_check,
     ARC: arc_check,
     CLUSTERS: clusters_check,
+    REDUCED_TIME: reduced_time_check,
 }
 
 

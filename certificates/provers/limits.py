@@ -282,12 +282,15 @@ def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
     return proved_cuts(limits.relations(statement), refining="at" not in statement)
 
 
-def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list[list[dict[str, object]]] | None:
+def proved_cuts(
+    statements: list[dict[str, Any]], refining: bool = True, logs: bool = False
+) -> list[list[dict[str, object]]] | None:
     """The cuts that prove each statement of form `real`, or None when one is not proved: first the products and
     `POWERS` between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their
-    limit); else z3 with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear
-    search may not stop at its limits (nor without `refining`). NotEncodable when a statement has no encoding (no other
-    candidate has either)."""
+    limit); with `logs`, then the products and one power cut of three or four atoms (`_one_power_cut`); else z3
+    with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear search may not stop
+    at its limits (nor without `refining`). NotEncodable when a statement has no encoding (no other candidate has
+    either)."""
     found = []
     for built in statements:
         encoding = Encoding(built)
@@ -300,8 +303,32 @@ def proved_cuts(statements: list[dict[str, Any]], refining: bool = True) -> list
         except Rejected:
             if symbolic_power(built) or not refining:
                 return None
+        if logs and (found_log := _one_power_cut(built, encoding)) is not None:
+            found.append(found_log)
+            continue
         refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
         if refinement.status != "proved":
             return None
         found.append(refinement.data)
     return found
+
+
+def _one_power_cut(built: dict[str, Any], encoding: Encoding) -> list[dict[str, object]] | None:
+    """The products and the first power cut of three or four atoms with exponents +-1 that proves the statement, the
+    logarithms' first (log(x y) = log x + log y, which the pair cuts do not give), then the exponentials' (e^a e^b
+    <= e^c for a + b <= c); None when none does."""
+    atoms = enumerate(encoding.exponentials)
+    logs = [k for k, (_, argument) in atoms if argument[0] == "sym" and argument[1] not in encoding.variables]
+    pools = (logs, [k for k in range(len(encoding.exponentials)) if k not in logs])
+    for pool, size in itertools.product(pools, (3, 4)):
+        for chosen in itertools.combinations(pool, size):
+            for signs in itertools.product((1, -1), repeat=size):
+                cut = {"kind": "power", "atoms": list(chosen), "exponents": list(signs)}
+                try:
+                    real_statements.check(
+                        built, built["claim"], "smt", {"cuts": [*products(encoding), cut]}, PROBLEM_SECONDS
+                    )
+                    return [*products(encoding), cut]
+                except Rejected:
+                    continue
+    return None

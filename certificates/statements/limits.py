@@ -42,11 +42,19 @@ def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None 
     if kind != "smt" or claim.quantity != "expression" or not {"limit", "error"} <= set(data):
         return None
     names = {s.name: s for s in claim.order}
-    expression = parse_tree(claim.raw["expr"], names)
+    found = body(claim, parse_tree(claim.raw["expr"], names), data, names)
+    return None if found is None else statement(claim, found | {"error": data["error"]}, names)
+
+
+def body(
+    claim: AsymptoticClaim, expression: Tree, data: dict[str, Any], names: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The relation's `expression` h (of the quantity Q = `expression`), `limit` and, by the table above, `sign`,
+    `infinite` or `at` from the payload's search data `data`; None where the form does not state it (O(g) refuted)."""
     over = reference(claim, names)
     ratio = expression if over is None else ["div", expression, over]
     signed = "sign" in data
-    body: dict[str, Any] = {"expression": ratio, "limit": data["limit"], "error": data["error"]}
+    body: dict[str, Any] = {"expression": ratio, "limit": data["limit"]}
     body |= {"at": data["at"]} if "at" in data and (signed or data.get("infinite") is True) else {}  # fails there
     if data.get("infinite") is True and claim.relation != "Omega" and not signed:  # |R| -> oo: the claim fails
         body |= {"limit": ["rat", "0"], "infinite": True}
@@ -57,7 +65,7 @@ def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None 
         body |= {"sign": ">"} if signed else {"limit": ["rat", "0"]}
     elif claim.relation != "O" or signed:
         return None
-    return statement(claim, body, names)
+    return body
 
 
 def statement(claim: AsymptoticClaim, body: dict[str, Any], names: dict[str, Any]) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from typing import Any
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel.registry_statements import ORDER
-from headflow.certificates.statements import limits
+from headflow.certificates.statements import limits, reduced_time
 from headflow.certificates.statements.limits import reference
 
 #: The quantity whose orders the kernel's table lists.
@@ -22,8 +22,11 @@ QUANTITY = "clustering_time"
 
 def asymptotic(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The statement of a certificate of an asymptotic claim: of form `limit` on a closed form (`limits`), of form
-    `order` on the clustering time (`elaborate`)."""
-    return (limits.elaborate if claim.quantity == "expression" else elaborate)(claim, kind, payload)
+    `order` on the clustering time (`elaborate`), or `reduced-time` there with a bracket (`reduced_time`)."""
+    if claim.quantity == "expression":
+        return limits.elaborate(claim, kind, payload)
+    bracketed = isinstance(payload, dict) and "bracket" in payload  # a bracket of the time: form `reduced-time`
+    return (reduced_time.elaborate if bracketed else elaborate)(claim, kind, payload)
 
 
 def elaborate(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:

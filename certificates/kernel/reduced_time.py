@@ -1,0 +1,128 @@
+"""Form `reduced-time`: how the clustering time of equiangular tokens under one scalar head behaves as a variable
+v -> oo, from a bracket of the time that the kernel checks and the `limit` form's relations on its two ends.
+
+The statement: `{"form": "reduced-time", "claim", "attention": relu | softmax, "variables", "start": rho0, "expression":
+h, "variable": v, "limit": L, "conditions", "point"}`, optionally `"sign"` as in `limits`. The variables are lam, beta,
+rho1, n (an integer >= 2) and, where rho0 names it, d; T is the time the equiangular tokens (one head M = W = lam I,
+inverse temperature beta, on the sphere) take to go from correlation rho0 to rho1, and h a tree in T and the variables:
+T, T / g, or either minus L0 (g, L0 free of T), so that h moves monotonically with T. The claim: h -> L as v -> oo for
+every value of the others (L sign 0 with a sign).
+
+The payload: `{"limit", "sign"?, "bracket": {"antiderivative": A(rho), "factor": G(rho), "at_start", "at_target", "low":
+a, "high": b},
+"errors": [the error of each end], "cuts": one list per built statement}`. The rate is the kernel's own: the table's
+lemma REDUCTION (`equiangular`) gives rho' = R(rho) = (1 - rho)(1 + (n - 1) rho) S(rho). The kernel checks exactly
+(`interaction.formal_zero`) that A'(rho) G(rho) R(rho) = 1, and by smt certificates (`real_statements`) that 0 < rho0
+(relu: its weight's formula needs rho > 0), rho0 <= rho1, R > 0 and a <= G <= b on [rho0, rho1], a > 0, and that
+A(rho0) and A(rho1) are the values `at_start` and `at_target` (the same numbers written as the prover chose: split
+logarithms are easier for the solvers); then the `limit` relations of h at T = a (A(rho1) - A(rho0)) and at T = b
+(A(rho1) - A(rho0)), each with its error, against the same L. Cited, not re-checked (CITED): along rho' = R(rho) > 0
+the correlation rises from rho0 to rho1, and t -> A(rho(t)) has derivative A'(rho) R(rho) = 1/G(rho) in [1/b, 1/a],
+so by the mean value theorem a (A(rho1) - A(rho0)) <= T <= b (A(rho1) - A(rho0)); h at T lies between h at the two
+ends, which both tend to L (squeeze).
+"""
+
+from typing import Any
+
+from . import limits, real_statements
+from .derivatives import derivative
+from .equiangular import initial_rate, pull
+from .exprtree import parse_rational, substitute, symbols
+from .interaction import formal_zero
+from .recheck import Rejected, require_keys, require_list
+from .tree_text import term_text
+
+FORM = "reduced-time"
+KEYS = {"form", "claim", "attention", "variables", "start", "expression", "variable", "limit", "conditions", "point"}
+BRACKET = ("antiderivative", "factor", "at_start", "at_target", "low", "high")
+T, RHO, ZERO, ONE = ["sym", "T"], ["sym", "rho"], ["rat", "0"], ["rat", "1"]
+CITED = (
+    "cited, not re-checked: along rho' = R(rho) > 0 on [rho0, rho1] the correlation rises to rho1, t -> A(rho(t)) has "
+    "derivative 1/G(rho) in [1/b, 1/a] (chain rule), so a (A(rho1) - A(rho0)) <= T <= b (A(rho1) - A(rho0)) (mean "
+    "value theorem); h between its values at the two ends, which tend to L, tends to L (squeeze)"
+)
+
+
+def rate(statement: dict[str, Any]) -> list[Any]:
+    """R(rho) = (1 - rho)(1 + (n - 1) rho) S(rho), the table's reduction for one head of strength lam (a relu weight
+    read on rho > 0, which a built statement shows of rho0)."""
+    variables = {v["name"]: v for v in statement["variables"]} | {"rho": {"low": ZERO, "low_open": True}}
+    n, kind = ["sym", "n"], statement["attention"]
+    data = {"quantity": "cluster_gap", "attention": kind, "n": n, "order": n, "beta": ["sym", "beta"]}
+    data |= {"strengths": [["sym", "lam"]], "variables": variables, "rho0": RHO}
+    return ["neg", initial_rate(data, pull(data, RHO))]
+
+
+def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The statements of form `real` the claim rests on, built here from the statement and the bracket, after checking
+    their shapes and the exact identity A' G R = 1; Rejected otherwise."""
+    require_keys(statement, KEYS | ({"sign"} & set(statement)), f"statement of form {FORM}")
+    data = {key: statement[key] for key in ("limit", "sign") if key in statement}
+    require_keys(payload, {"bracket", "errors", "cuts", *data}, f"the payload of a {FORM} certificate")
+    bracket = require_keys(payload["bracket"], BRACKET, "the bracket")
+    errors = require_list(payload["errors"], 2, "the errors of the two ends", 2)
+    names = {v.get("name") for v in require_list(statement["variables"], 5, "the variables", 4)}
+    start, h, kind = statement["start"], statement["expression"], statement["attention"]
+    wanted = {"lam", "beta", "rho1", "n"} | ({"d"} & symbols(start))
+    n = next(v for v in statement["variables"] if v.get("name") == "n")
+    ok = kind in ("relu", "softmax") and names == wanted and n["integer"] is True and _at_least(n["low"], 2)
+    ok = ok and {key: payload[key] for key in data} == data and _monotone(h) and "rho" not in symbols(start)
+    ok = ok and all(symbols(bracket[k]) <= names | ({"rho"} if k in BRACKET[:2] else set()) for k in BRACKET)
+    if not ok:
+        raise Rejected(
+            f"{FORM}: the variables lam, beta, rho1, an integer n >= 2 (d if rho0 names it); h monotone in T"
+        )
+    A, G, at_start, at_target, low, high = (bracket[k] for k in BRACKET)
+    R = rate(statement)
+    if not formal_zero(["sub", ["mul", derivative(A, "rho"), G, R], ONE]):
+        raise Rejected(f"{FORM}: A'(rho) G(rho) R(rho) = 1 is not an identity")
+    rho = {
+        "name": "rho",
+        "integer": False,
+        "low": start,
+        "low_open": False,
+        "high": ["sym", "rho1"],
+        "high_open": False,
+    }
+    base = {key: statement[key] for key in ("claim", "variables", "point")} | {"form": "real", "conditions": []}
+    along = base | {
+        "variables": [*statement["variables"], rho],
+        "point": base["point"] | {"rho": base["point"]["rho1"]},
+    }
+    found = [base | {"lhs": ZERO, "op": "<", "rhs": start}] * (kind == "relu")
+    found += [base | {"lhs": start, "op": "<=", "rhs": ["sym", "rho1"]}, along | {"lhs": R, "op": ">", "rhs": ZERO}]
+    found += [along | {"lhs": G, "op": ">=", "rhs": low}, along | {"lhs": G, "op": "<=", "rhs": high}]
+    found += [base | {"lhs": low, "op": ">", "rhs": ZERO}]
+    ends = ((start, at_start), (["sym", "rho1"], at_target))
+    found += [base | {"lhs": substitute(A, {"rho": rho}), "op": "=", "rhs": value} for rho, value in ends]
+    gained = ["sub", at_target, at_start]
+    limit = {key: statement[key] for key in ("claim", "variables", "variable", "limit", "conditions", "point")}
+    for end, error in zip((low, high), errors, strict=True):
+        at = substitute(h, {"T": ["mul", end, gained]})
+        found += limits.relations(limit | data | {"form": limits.FORM, "expression": at, "error": error})
+    return found
+
+
+def _at_least(bound: object, least: int) -> bool:
+    return isinstance(bound, list) and bound[:1] == ["rat"] and parse_rational(bound[1]) >= least
+
+
+def _monotone(h: object) -> bool:
+    """h is T, T / g, or either minus L0, g and L0 free of T."""
+    if isinstance(h, list) and h[:1] == ["sub"] and len(h) == 3 and "T" not in symbols(h[2]):
+        h = h[1]
+    return h == T or (isinstance(h, list) and h[:2] == ["div", T] and len(h) == 3 and "T" not in symbols(h[2]))
+
+
+def check(statement: dict[str, Any], claim_id: str, kind: str, payload: Any, seconds: float) -> tuple[str, str]:
+    """Each built statement by its own cuts (`real_statements.check_each`), then the sentence."""
+    if kind != "smt" or not isinstance(payload, dict):
+        raise Rejected(f"{claim_id}: a reduced time is proved by an smt certificate with its bracket")
+    proofs, how = real_statements.check_each(built(statement, payload), payload["cuts"], claim_id, seconds)
+    bracket = {k: term_text(v) for k, v in payload["bracket"].items()}
+    sign = f" ({term_text(statement['limit'])} {statement['sign']} 0)" if "sign" in statement else ""
+    shown = f"with T the {statement['attention']} clustering time of equiangular tokens from rho0 = "
+    shown += f"{term_text(statement['start'])} to rho1, {term_text(statement['expression'])} -> "
+    shown += f"{term_text(statement['limit'])}{sign} as {statement['variable']} -> oo"
+    exact = "A'(rho) G(rho) R(rho) = 1 (exact), " + ", ".join(f"{key} = {bracket[key]}" for key in BRACKET)
+    return f"claims-file claim {claim_id!r}: {shown}, since {exact}; {proofs}; {CITED}", "exact algebra; " + how

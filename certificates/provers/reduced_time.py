@@ -1,0 +1,142 @@
+"""Certificates of asymptotic claims on the clustering time (form `reduced-time`,
+`headflow.certificates.kernel.reduced_time`), from the bracket of `identities.reduced_clustering`.
+
+The search (untrusted; the kernel checks what it writes): the antiderivative A of the reduction's 1/(G R) from the
+identities module, the factor G written in the kernel's own exponentials (`equiangular.weights`: softmax's G =
+(e^(beta lam) + (n - 1) e^(beta lam rho))/e^(beta lam rho), relu's 1), its ends a = G(rho1) and b = G(rho0) (G
+decreases in rho); then the error of each end on the log scale of v, C/log v with C from `COEFFICIENTS`, bounds
+found by hand for the natural normalization `BASES` (softmax T/log n -> 1/(2 lam): with a = G - (n - 1) at the end,
+|(n - 1 + a)/n log((1 + (n - 1) rho1)/(1 - rho1)) - log n| <= -log rho1 - log(1 - rho1) + (a - 1) rho1/(1 - rho1);
+relu T/(n log d/(4 lam^2 beta)) -> 1 within 2 (-log rho1 - log(1 - rho1) + log(1 + (n - 1) rho1))/log d), divided by
+the claim's g over the base when that ratio is free of v; and the cuts of every built statement (`limits.proved_cuts`,
+with the power cuts of three or four logarithms, log(x y) = log x + log y, tried one at a time).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.expressions import parse_tree
+from headflow.certificates.claims.interaction_text import ordinary
+from headflow.certificates.claims.schema import AsymptoticClaim
+from headflow.certificates.kernel import reduced_time
+from headflow.certificates.kernel.equiangular import weights
+from headflow.certificates.kernel.real_encoding import NotEncodable
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.provers.limits import SECONDS, proved_cuts
+from headflow.certificates.statements.limits import reference
+from headflow.certificates.statements.reduced_time import elaborate
+from headflow.certificates.store import write_certificate
+from headflow.certificates.sympy_trees import from_sympy
+from headflow.identities import reduced_clustering as rc
+
+lam, beta, n, d, rho1 = (sp.Symbol(name, positive=True) for name in ("lam", "beta", "n", "d", "rho1"))
+#: The growth each kind's error coefficient is found for, and the coefficient as a function of the factor's end a.
+BASES = {"softmax": sp.log(n), "relu": n * sp.log(d) / (4 * lam**2 * beta)}
+COEFFICIENTS = {
+    "softmax": lambda a: (-sp.log(rho1) - sp.log(1 - rho1) + (a - n) * rho1 / (1 - rho1)) / (2 * lam),
+    "relu": lambda a: 2 * (-sp.log(rho1) - sp.log(1 - rho1) + sp.log(1 + (n - 1) * rho1)),
+}
+#: What T over each base tends to (the kernel checks it).
+LIMITS = {"softmax": 1 / (2 * lam), "relu": sp.Integer(1)}
+ONE = ["rat", "1"]
+#: The identities module's symbols, by name.
+_IDENTITIES = {rc.lam: lam, rc.beta: beta, rc.n: n, rc.d: d, rc.rho1: rho1, rc.rho: sp.Symbol("rho")}
+
+
+def certify(claim: AsymptoticClaim, holds: bool, directory: Path) -> Path | None:
+    """The certificate of the verdict (`holds`), once the kernel's check accepted it; None when none is found."""
+    found = search(claim, holds)
+    if found is None:
+        return None
+    statement, payload = found
+    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+
+
+def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(statement, payload) of the verdict that the kernel accepts, or None."""
+    kind, sign = claim.attention or "", _sign(claim, holds)
+    if kind not in BASES or sign == "?":
+        return None
+    names = {name: sp.Symbol(name, positive=True) for name in ("lam", "beta", "n", "d", "rho1")}
+    scale = sp.simplify(_reference(claim, names) / BASES[kind])  # g over the base: T/g tends to LIMITS / scale
+    if scale.free_symbols & {n, d} or not scale.is_positive:
+        return None
+    value = from_sympy(LIMITS[kind] / scale)
+    if claim.relation in ("limit", "~") and not holds:  # h = T/g - L0 tends to D = value - L0
+        value = ["sub", value, parse_tree(claim.raw["limit"], names) if claim.relation == "limit" else ONE]
+    bracket = _bracket(kind)
+    errors = [
+        {"coefficient": from_sympy(COEFFICIENTS[kind](_end(kind, bracket[end])) / scale), "scale": "log", "rate": "1"}
+        for end in ("low", "high")
+    ]
+    for column in [{"sign": s} for s in ((">", "<") if sign == "!" else (sign,))] if sign else [{}]:
+        payload = {"limit": value, "bracket": bracket, "errors": errors} | column
+        statement = elaborate(claim, "smt", payload)
+        if statement is None:
+            return None
+        payload["limit"] = statement["limit"]  # the claim's own where it fixes the limit
+        try:
+            cuts = proved_cuts(reduced_time.built(statement, payload | {"cuts": []}), logs=True)
+        except (NotEncodable, Rejected):
+            return None
+        if cuts is None:
+            continue
+        payload |= {"cuts": cuts}
+        try:
+            reduced_time.check(statement, claim.id, "smt", payload, SECONDS)
+        except Rejected:
+            continue
+        return statement, payload
+    return None
+
+
+def _sign(claim: AsymptoticClaim, holds: bool) -> str | None:
+    """As `limits._sign`: none where the ratio's limit is the claim's, `>` for a Theta or Omega that holds, "!" for a
+    limit or ~ that fails, "?" where this form states no verdict (T/g tends to a positive number here: no o(g))."""
+    if claim.relation in ("limit", "~"):
+        return None if holds else "!"
+    if claim.relation in ("Theta", "Omega"):
+        return ">" if holds else "?"
+    return "?"
+
+
+def _reference(claim: AsymptoticClaim, names: dict[str, sp.Symbol]) -> sp.Expr:
+    """The claim's g as written (`statements.limits.reference`; 1 for a limit without `over`)."""
+    written = reference(claim, names)
+    return sp.Integer(1) if written is None else _sympy(written)
+
+
+def _sympy(tree: Any) -> sp.Expr:
+    """A tree as SymPy on this module's positive symbols (a proposal's algebra)."""
+    plain = ordinary(tree)
+    return plain.xreplace({s: sp.Symbol(s.name, positive=True) for s in plain.free_symbols})
+
+
+def _bracket(kind: str) -> dict[str, Any]:
+    """A and G as trees (G in the kernel's exponentials), A at the kind's start with its logarithms split (relu's
+    log(d^(-1/2)) is -log(d)/2, softmax's log 1 is 0: easier for the solvers) and at rho1 as A has it (one logarithm
+    of softmax's quotient x, whose exp-fact x >= 1 + log x the bound of the error needs), and G's least and greatest
+    values on [rho0, rho1] as the identities module writes them (relu: 1)."""
+    rho = _IDENTITIES[rc.rho]
+    A = (rc.relu_antiderivative() if kind == "relu" else rc.softmax_antiderivative()).xreplace(_IDENTITIES)
+    start = 1 / sp.sqrt(d) if kind == "relu" else sp.Integer(0)
+    ends = {
+        "at_start": from_sympy(sp.expand_log(A.subs(rho, start), force=True)),
+        "at_target": from_sympy(A.subs(rho, rho1)),
+    }
+    if kind == "relu":
+        return {"antiderivative": from_sympy(A), "factor": ONE, **ends, "low": ONE, "high": ONE}
+    data = {"n": ["sym", "n"], "beta": ["sym", "beta"], "attention": kind, "variables": {}, "order": ["sym", "n"]}
+    own, other = (w[1] for w in weights(data, ["sym", "lam"], ["sym", "rho"]))  # the numerators e^(beta lam s)
+    factor = ["div", ["add", own, ["mul", ["add", ["sym", "n"], ["rat", "-1"]], other]], other]
+    low, high = (from_sympy(end.xreplace(_IDENTITIES)) for end in rc.softmax_factor_ends())
+    return {"antiderivative": from_sympy(A), "factor": factor, **ends, "low": low, "high": high}
+
+
+def _end(kind: str, end: Any) -> sp.Expr:
+    """The factor's end as SymPy (for the coefficient's proposal)."""
+    return sp.Integer(1) if kind == "relu" else _sympy(end)
