@@ -14,6 +14,7 @@ with the power cuts of three or four logarithms, log(x y) = log x + log y, tried
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
             return None
         payload["limit"] = statement["limit"]  # the claim's own where it fixes the limit
         try:
-            cuts = proved_cuts(reduced_time.built(statement, payload | {"cuts": []}), logs=True)
+            cuts = _cuts(reduced_time.built(statement, payload | {"cuts": []}))
         except (NotEncodable, Rejected):
             return None
         if cuts is None:
@@ -92,6 +93,20 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
             continue
         return statement, payload
     return None
+
+
+def _cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]]] | None:
+    """The cuts of each built statement (`limits.proved_cuts` with one power cut of three or four atoms), each
+    statement searched once (relu's two ends are the same)."""
+    found: dict[str, list[dict[str, object]]] = {}
+    for statement in statements:
+        key = json.dumps(statement, sort_keys=True)
+        if key not in found:
+            cuts = proved_cuts([statement], logs=True)
+            if cuts is None:
+                return None
+            found[key] = cuts[0]
+    return [found[json.dumps(statement, sort_keys=True)] for statement in statements]
 
 
 def _sign(claim: AsymptoticClaim, holds: bool) -> str | None:

@@ -20,7 +20,7 @@ from headflow.certificates.claims.orders import ORDERS
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.counted import spend
 from headflow.certificates.inert import inert
-from headflow.certificates.provers import limits, orders
+from headflow.certificates.provers import limits, orders, reduced_time
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
 from headflow.checks.registry import Context
@@ -49,14 +49,18 @@ def decide_asymptotic(claim: AsymptoticClaim, ctx: Context) -> Outcome:
 def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Context) -> Outcome:
     """A PROVED or REFUTED outcome of a claim on a closed form with the `limit` certificate of its verdict
     (`certificates.provers.limits`, from the limit the route found), when one is found and the kernel accepts it (on
-    the clustering time, the `order` certificate of a table entry that lists it: `certificates.provers.orders`);
+    the clustering time, the `order` certificate of a table entry that lists it, `certificates.provers.orders`, else
+    the `reduced-time` certificate of its bracket, `certificates.provers.reduced_time`);
     INCONCLUSIVE when the kernel accepts the opposite verdict instead (the route and the kernel disagree: neither is
     taken); any other unchanged."""
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
     holds = outcome.verdict is Verdict.PROVED
-    if claim.quantity != "expression":  # a named quantity: the table entry that lists its order, if one does
-        return outcome.with_certificate(orders.certify(claim, holds, certificate_directory(ctx.certificate_dir)))
+    if claim.quantity != "expression":  # a named quantity: the table entry that lists its order, else its bracket
+        directory = certificate_directory(ctx.certificate_dir)
+        return outcome.with_certificate(
+            orders.certify(claim, holds, directory) or reduced_time.certify(claim, holds, directory)
+        )
     shown = (outcome.details or {}).get("limits") or {}
     limit = next((str(value) for key, value in shown.items() if key.startswith("lim Q")), None)
     limit = "oo" if (outcome.details or {}).get("unbounded") else limit  # the kernel is asked for |Q/g| -> oo
