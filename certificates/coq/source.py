@@ -159,12 +159,9 @@ def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: l
 def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> str:
     """The statement's Theorem (`text`, the kernel's) and its proof: after the intros, the guards of each lambda_c
     root proved and the roots' equations introduced (`exp (r * beta)` is then an atom), every atom's facts and the
-    cuts' lemmas (numbered from `first_cut` in the file) posed at every exponential atom; a derivative (a reduced
-    time's `is_derive`) by `_derivative`."""
+    cuts' lemmas (numbered from `first_cut` in the file) posed at every exponential atom."""
     if (trigonometric := circle.proof(statement)) is not None:
         return f"{text}\nProof.\n{trigonometric}\nQed.\n"
-    if statement.goal[0] == "is_derive":
-        return f"{text}\nProof.\n{_derivative(statement)}\nQed.\n"
     names = [name for group, _ in binders(statement) for name in group]
     roots: list[tuple[str, ...]] = []
     labels, named = [], []  # each hypothesis, after the lambda_c roots it names (bound just before it)
@@ -212,32 +209,6 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
         proof += pairs
     proof.append(PROOFS.get(statement.name, closing))
     return text + "\nProof.\n" + "\n".join(line for line in proof if line) + "\nQed.\n"
-
-
-#: A derivative's proof after the intros and each exponential's sign: Coquelicot's `auto_derive`, its side conditions
-#: (logarithms' arguments > 0, denominators != 0) by products of positive factors and nra, the derivative's identity
-#: with the stated term by `field`.
-DERIVE = (
-    "auto_derive; [ repeat split; try apply Rmult_lt_0_compat; try apply Rinv_0_lt_compat; try nra "
-    "| field; repeat split; nra ]"
-)
-
-
-def _derivative(statement: UniversalStatement) -> str:
-    """The proof of `is_derive (fun u => f) u df` over the statement's domain: intros, exp_pos of every exponential of
-    its terms, `DERIVE`."""
-    names = [name for group, _ in binders(statement) for name in group]
-    labels = [f"h{k}" for k in range(len(statement.hypotheses))]
-    arguments = {translated(argument, {}, statement.integers) for argument in _exponents(statement.goal)}
-    facts = "".join(f"  pose proof (exp_pos ({argument})).\n" for argument in sorted(arguments))
-    return f"  intros {' '.join(names + labels)}.\n{facts}  {DERIVE}."
-
-
-def _exponents(tree: Any) -> list[Any]:
-    """The argument of every `exp` node of a tree or formula."""
-    if not isinstance(tree, list) or tree[:1] in (["rat"], ["sym"]):
-        return []
-    return ([tree[1]] if tree[0] == "exp" else []) + [a for child in tree[1:] for a in _exponents(child)]
 
 
 #: Each conjunct of a statement that binds Lambert W values (`_lean`): linear or nonlinear arithmetic, a term < 0 * b

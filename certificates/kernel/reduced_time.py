@@ -103,20 +103,6 @@ def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
     return found
 
 
-def derivative_fact(statement: dict[str, Any], payload: dict[str, Any]) -> tuple[list[Any], str, list[Any]]:
-    """(variables, name, goal) of the fact Coq states in place of the exact identity: for u in [rho0, rho1], the
-    derivative of A at u is 1/(G(u) R(u)) (Coquelicot's `is_derive`, its variable named u)."""
-    A, G, R = (
-        substitute(t, {"rho": ["sym", "u"]}) for t in (*(payload["bracket"][k] for k in BRACKET[:2]), rate(statement))
-    )
-    u = {"name": "u", "integer": False, "low": statement["start"], "low_open": False, "high": ["sym", "rho1"]}
-    return (
-        [*statement["variables"], u | {"high_open": False}],
-        "derivative",
-        ["is_derive", A, ["div", ONE, ["mul", G, R]]],
-    )
-
-
 def _at_least(bound: object, least: int) -> bool:
     return isinstance(bound, list) and bound[:1] == ["rat"] and parse_rational(bound[1]) >= least
 

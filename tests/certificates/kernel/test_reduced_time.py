@@ -1,0 +1,157 @@
+"""The clustering time's asymptotic claims as `reduced-time` statements (`certificates.kernel.reduced_time`).
+
+Worked by hand: the softmax reduction R = 2 lam (1 - rho)(1 + (n - 1) rho) e^(b rho)/(e^b + (n - 1) e^(b rho)) (b =
+beta lam) has 1/R = G(rho) A'(rho) with G = (e^b + (n - 1) e^(b rho))/e^(b rho) = e^(b (1 - rho)) + n - 1, between
+e^(b (1 - rho1)) + n - 1 and e^b + n - 1 on [0, rho1], and A = log((1 + (n - 1) rho)/(1 - rho))/(2 lam n); both ends
+times A(rho1) are ~ log(n)/(2 lam), so T/log n -> 1/(2 lam) > 0: T = Theta(log n), and the claim T/log n -> 1/lam
+fails (the difference tends to -1/(2 lam) < 0). Each attack is a test: a factor that is not 1/(A' R), a doubled
+antiderivative, a raised lower end, a moved limit, a flipped sign, a relation not monotone in T, another attention,
+a renamed variable, a certificate presented for another claim.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.kernel import reduced_time
+from headflow.certificates.kernel.coq.certificate import problem
+from headflow.certificates.kernel.coq.statements import NotTranslatable
+from headflow.certificates.kernel.recheck import Rejected
+from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers.reduced_time import certify, search
+from headflow.checks.rechecks import recheck
+
+from tests.forging import forged_file
+
+SOFTMAX = """
+[[claim]]
+id = "softmax-time"
+kind = "asymptotic"
+quantity = "clustering_time"
+attention = "softmax"
+as = "n -> oo"
+{relation}
+"""
+LOG_N = SOFTMAX.replace("{relation}", 'order = "Theta(log(n))"')
+WRONG = SOFTMAX.replace("{relation}", 'limit = "1 / lam"\nover = "log(n)"')
+
+
+def _claim(text: str) -> Any:
+    (claim,) = parse_claims(text)
+    return claim
+
+
+@functools.cache
+def _found(text: str, holds: bool) -> str:
+    """The search's (statement, payload) as JSON: searched once per worker (the solvers run for each statement)."""
+    found = search(_claim(text), holds)
+    assert found is not None
+    return json.dumps(found)
+
+
+def _proved(text: str = LOG_N, holds: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
+    statement, payload = json.loads(_found(text, holds))
+    return statement, payload
+
+
+def _check(statement: dict[str, Any], payload: dict[str, Any]) -> str:
+    return reduced_time.check(statement, statement["claim"], "smt", payload, 20)[0]
+
+
+def test_the_softmax_time_grows_like_log_n() -> None:
+    statement, payload = _proved()
+    assert statement["expression"] == ["div", ["sym", "T"], ["log", ["sym", "n"]]] and statement["sign"] == ">"
+    assert statement["start"] == ["rat", "0"] and [v["name"] for v in statement["variables"]][-1] == "n"
+    proved = _check(statement, payload)
+    assert "softmax clustering time of equiangular tokens from rho0 = 0 to rho1" in proved
+    assert "A'(rho) G(rho) R(rho) = 1 (exact)" in proved and "mean value theorem" in proved
+
+
+@pytest.mark.slow
+def test_the_wrong_constant_is_refuted_by_a_negative_difference() -> None:
+    statement, payload = _proved(WRONG, holds=False)
+    assert statement["sign"] == "<" and statement["expression"][0] == "sub"
+    assert "(1/2/lam - 1/lam < 0)" in _check(statement, payload)
+    assert search(_claim(WRONG), True) is None  # the claim itself has no certificate
+
+
+def _bracket(key: str, value: Any) -> Any:
+    def edit(statement: dict[str, Any], payload: dict[str, Any]) -> None:
+        payload["bracket"][key] = value
+
+    return edit
+
+
+def _doubled(key: str) -> Any:
+    def edit(statement: dict[str, Any], payload: dict[str, Any]) -> None:
+        payload["bracket"][key] = ["mul", ["rat", "2"], payload["bracket"][key]]
+
+    return edit
+
+
+def _both(key: str, value: Any) -> Any:
+    def edit(statement: dict[str, Any], payload: dict[str, Any]) -> None:
+        statement[key] = payload[key] = value
+
+    return edit
+
+
+ATTACKS = {
+    "a factor that is not 1/(A' R)": _bracket("factor", ["sym", "n"]),
+    "a doubled antiderivative": _doubled("antiderivative"),
+    "a doubled lower end (G >= a fails)": _doubled("low"),
+    "A(rho1) misstated": _doubled("at_target"),
+    "the limit moved": _both("limit", ["div", ["rat", "1"], ["sym", "lam"]]),
+    "the sign flipped": _both("sign", "<"),
+    "h not monotone in T": lambda statement, payload: statement.__setitem__(
+        "expression", ["div", ["mul", ["sym", "T"], ["sym", "T"]], ["log", ["sym", "n"]]]
+    ),
+    "relu's weight read on softmax's data": lambda statement, payload: statement.__setitem__("attention", "relu"),
+    "another attention": lambda statement, payload: statement.__setitem__("attention", "usa"),
+    "a renamed variable": lambda statement, payload: statement["variables"][0].__setitem__("name", "mu"),
+    "n not an integer": lambda statement, payload: statement["variables"][-1].__setitem__("integer", False),
+    "a start above the target": lambda statement, payload: statement.__setitem__("start", ["rat", "2"]),
+    "one end's error missing": lambda statement, payload: payload["errors"].pop(),
+}
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_attacks_are_rejected(name: str) -> None:
+    statement, payload = _proved()
+    ATTACKS[name](statement, payload)
+    with pytest.raises(Rejected):
+        _check(statement, payload)
+
+
+def test_a_certificate_answers_only_its_claim(tmp_path: Path) -> None:
+    """check-cert --claims elaborates the claim's statement again: the Theta(log n) certificate is refused for the
+    claim Theta(n) and for another attention; relabelled, it is refused."""
+    path = certify(_claim(LOG_N), True, tmp_path)
+    assert path is not None and check_file(path).ok
+    assert recheck(path, claims={"softmax-time": _claim(LOG_N)}, read_claim=True).ok
+    linear = _claim(SOFTMAX.replace("{relation}", 'order = "Theta(n)"'))
+    assert not recheck(path, claims={"softmax-time": linear}, read_claim=True).ok
+    relu = _claim(LOG_N.replace('"softmax"', '"relu"'))
+    assert not recheck(path, claims={"softmax-time": relu}, read_claim=True).ok
+    relabelled = forged_file(path, tmp_path, lambda data: data["statement"].__setitem__("claim", "other"), name="s")
+    assert not check_file(relabelled).ok
+
+
+def test_no_certificate_for_what_the_form_does_not_state() -> None:
+    """An o(g) claim (T/g tends to a positive number here), an O(g) claim and a variable other than n or d."""
+    assert search(_claim(SOFTMAX.replace("{relation}", 'order = "o(log(n))"')), False) is None
+    assert search(_claim(SOFTMAX.replace("{relation}", 'order = "O(n)"')), True) is None
+
+
+def test_coq_says_why_it_has_no_proof(tmp_path: Path) -> None:
+    """The kernel states no Coq problem for the form (no proof of its limit relations is written): `not translatable`
+    with that reason, never a rejection."""
+    path = certify(_claim(LOG_N), True, tmp_path)
+    assert path is not None
+    with pytest.raises(NotTranslatable, match="no Coq proof written for a reduced-time bracket"):
+        problem(check_file(path))
