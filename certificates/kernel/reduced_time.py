@@ -64,31 +64,21 @@ def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
     names = {v.get("name") for v in require_list(statement["variables"], 5, "the variables", 4)}
     start, h, kind = statement["start"], statement["expression"], statement["attention"]
     wanted = {"lam", "beta", "rho1", "n"} | ({"d"} & symbols(start))
-    n = next(v for v in statement["variables"] if v.get("name") == "n")
-    ok = kind in ("relu", "softmax") and names == wanted and n["integer"] is True and _at_least(n["low"], 2)
-    ok = ok and {key: payload[key] for key in data} == data and _monotone(h) and "rho" not in symbols(start)
+    n = next((v for v in statement["variables"] if v.get("name") == "n"), {})
+    ok = kind in ("relu", "softmax") and names == wanted and n.get("integer") is True and _at_least(n.get("low"), 2)
+    ok = ok and {key: payload[key] for key in data} == data and _monotone(h) and isinstance(statement["point"], dict)
+    ok = ok and "rho" not in symbols(start)
     ok = ok and all(symbols(bracket[k]) <= names | ({"rho"} if k in BRACKET[:2] else set()) for k in BRACKET)
     if not ok:
-        raise Rejected(
-            f"{FORM}: the variables lam, beta, rho1, an integer n >= 2 (d if rho0 names it); h monotone in T"
-        )
+        raise Rejected(f"{FORM}: variables lam, beta, rho1, an integer n >= 2 (d if rho0 names it); h monotone in T")
     A, G, at_start, at_target, low, high = (bracket[k] for k in BRACKET)
     R = rate(statement)
     if not formal_zero(["sub", ["mul", derivative(A, "rho"), G, R], ONE]):
         raise Rejected(f"{FORM}: A'(rho) G(rho) R(rho) = 1 is not an identity")
-    rho = {
-        "name": "rho",
-        "integer": False,
-        "low": start,
-        "low_open": False,
-        "high": ["sym", "rho1"],
-        "high_open": False,
-    }
+    rho = {"name": "rho", "integer": False, "low": start, "low_open": False, "high": ["sym", "rho1"]}
     base = {key: statement[key] for key in ("claim", "variables", "point")} | {"form": "real", "conditions": []}
-    along = base | {
-        "variables": [*statement["variables"], rho],
-        "point": base["point"] | {"rho": base["point"]["rho1"]},
-    }
+    path = [*statement["variables"], rho | {"high_open": False}]  # rho on [rho0, rho1], at the point's rho1
+    along = base | {"variables": path, "point": base["point"] | {"rho": base["point"].get("rho1")}}
     found = [base | {"lhs": ZERO, "op": "<", "rhs": start}] * (kind == "relu")
     found += [base | {"lhs": start, "op": "<=", "rhs": ["sym", "rho1"]}, along | {"lhs": R, "op": ">", "rhs": ZERO}]
     found += [along | {"lhs": G, "op": ">=", "rhs": low}, along | {"lhs": G, "op": "<=", "rhs": high}]

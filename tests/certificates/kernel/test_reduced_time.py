@@ -117,6 +117,9 @@ ATTACKS = {
     "n not an integer": lambda statement, payload: statement["variables"][-1].__setitem__("integer", False),
     "a start above the target": lambda statement, payload: statement.__setitem__("start", ["rat", "2"]),
     "one end's error missing": lambda statement, payload: payload["errors"].pop(),
+    "no variable n": lambda statement, payload: statement["variables"].pop(),
+    "a point without rho1": lambda statement, payload: statement["point"].pop("rho1"),
+    "a point that is not a table": lambda statement, payload: statement.__setitem__("point", [1, 2]),
 }
 
 
