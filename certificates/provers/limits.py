@@ -46,6 +46,9 @@ RLIMIT, ROUNDS, SECONDS = 1_000_000, 4, 20.0
 #: Candidates tried at most (a count, not a clock: whether a certificate is written does not depend on load beyond the
 #: solvers' own limits), and z3's seconds per problem.
 CANDIDATES, PROBLEM_SECONDS = 8, 2.0
+#: Single power cuts of three or four atoms tried per statement (`_one_power_cut`; a count, so that whether a
+#: certificate is written does not depend on load beyond the solvers' own limits).
+ONE_CUT_CANDIDATES = 96
 #: Candidates tried over a symbolic power n**gamma (or exp(gamma log n)): the solvers close such a bound with the
 #: first or second coefficient or not at all (the examples' long-context claims), and each failure costs the solvers'
 #: full seconds.
@@ -314,21 +317,22 @@ def proved_cuts(
 
 
 def _one_power_cut(built: dict[str, Any], encoding: Encoding) -> list[dict[str, object]] | None:
-    """The products and the first power cut of three or four atoms with exponents +-1 that proves the statement, the
-    logarithms' first (log(x y) = log x + log y, which the pair cuts do not give), then the exponentials' (e^a e^b
-    <= e^c for a + b <= c); None when none does."""
+    """The products and the first power cut of three or four atoms with exponents +-1 that proves the statement, of the
+    first `ONE_CUT_CANDIDATES`: the logarithms' first (log(x y) = log x + log y, which the pair cuts do not give),
+    then the exponentials' (e^a e^b <= e^c for a + b <= c); None when none does."""
     atoms = enumerate(encoding.exponentials)
     logs = [k for k, (_, argument) in atoms if argument[0] == "sym" and argument[1] not in encoding.variables]
     pools = (logs, [k for k in range(len(encoding.exponentials)) if k not in logs])
-    for pool, size in itertools.product(pools, (3, 4)):
-        for chosen in itertools.combinations(pool, size):
-            for signs in itertools.product((1, -1), repeat=size):
-                cut = {"kind": "power", "atoms": list(chosen), "exponents": list(signs)}
-                try:
-                    real_statements.check(
-                        built, built["claim"], "smt", {"cuts": [*products(encoding), cut]}, PROBLEM_SECONDS
-                    )
-                    return [*products(encoding), cut]
-                except Rejected:
-                    continue
+    candidates = (
+        {"kind": "power", "atoms": list(chosen), "exponents": list(signs)}
+        for pool, size in itertools.product(pools, (3, 4))
+        for chosen in itertools.combinations(pool, size)
+        for signs in itertools.product((1, -1), repeat=size)
+    )
+    for cut in itertools.islice(candidates, ONE_CUT_CANDIDATES):
+        try:
+            real_statements.check(built, built["claim"], "smt", {"cuts": [*products(encoding), cut]}, PROBLEM_SECONDS)
+            return [*products(encoding), cut]
+        except Rejected:
+            continue
     return None
