@@ -2,14 +2,15 @@
 `headflow.certificates.kernel.reduced_time`), from the bracket of `identities.reduced_clustering`.
 
 The search (untrusted; the kernel checks what it writes): the antiderivative A of the reduction's 1/(G R) from the
-identities module, the factor G written in the kernel's own exponentials (`equiangular.weights`: softmax's G =
-(e^(beta lam) + (n - 1) e^(beta lam rho))/e^(beta lam rho), relu's 1), its ends a = G(rho1) and b = G(rho0) (G
-decreases in rho); then the error of each end on the log scale of v, C/log v with C from `COEFFICIENTS`, bounds
-found by hand for the natural normalization `BASES` (softmax T/log n -> 1/(2 lam): with a = G - (n - 1) at the end,
-|(n - 1 + a)/n log((1 + (n - 1) rho1)/(1 - rho1)) - log n| <= -log rho1 - log(1 - rho1) + (a - 1) rho1/(1 - rho1);
-relu T/(n log d/(4 lam^2 beta)) -> 1 within 2 (-log rho1 - log(1 - rho1) + log(1 + (n - 1) rho1))/log d), divided by
-the claim's g over the base when that ratio is free of v; and the cuts of every built statement (`limits.proved_cuts`,
-with the power cuts of three or four logarithms, log(x y) = log x + log y, tried one at a time).
+identities module, the factor G written in the kernel's own exponentials (`equiangular.weights`: softmax's G = (e^(beta
+lam) + (n - 1) e^(beta lam rho))/e^(beta lam rho), relu's 1), its least and greatest values on the path as the
+identities module writes them (`softmax_factor_ends`: G decreases in rho); then the error of each end on the log scale
+of v, C/log v with C from `COEFFICIENTS`, bounds found by hand for the natural normalization `BASES` (softmax T/log n ->
+1/(2 lam): with a = G - (n - 1) at the end, |(n - 1 + a)/n log((1 + (n - 1) rho1)/(1 - rho1)) - log n| <= -log rho1 -
+log(1 - rho1) + (a - 1) rho1/(1 - rho1); relu T/(n log d/(4 lam^2 beta)) -> 1 within 2 (-log rho1 - log(1 - rho1) +
+log(1 + (n - 1) rho1))/log d), divided by the claim's g over the base when that ratio is free of v; and the cuts of
+every built statement (`limits.proved_cuts` with `logs`: one power cut of three or four atoms, log(x y) = log x + log y,
+tried one at a time).
 """
 
 from __future__ import annotations
