@@ -75,6 +75,7 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
         {"coefficient": from_sympy(COEFFICIENTS[kind](_end(kind, bracket[end])) / scale), "scale": "log", "rate": "1"}
         for end in ("low", "high")
     ]
+    found: dict[str, list[dict[str, object]]] = {}  # the cuts of each built statement, across the columns
     for column in [{"sign": s} for s in ((">", "<") if sign == "!" else (sign,))] if sign else [{}]:
         payload = {"limit": value, "bracket": bracket, "errors": errors} | column
         statement = elaborate(claim, "smt", payload)
@@ -82,7 +83,7 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
             return None
         payload["limit"] = statement["limit"]  # the claim's own where it fixes the limit
         try:
-            cuts = _cuts(reduced_time.built(statement, payload | {"cuts": []}))
+            cuts = _cuts(reduced_time.built(statement, payload | {"cuts": []}), found)
         except (NotEncodable, Rejected):
             return None
         if cuts is None:
@@ -96,18 +97,20 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
     return None
 
 
-def _cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]]] | None:
-    """The cuts of each built statement (`limits.proved_cuts` with one power cut of three or four atoms), each
-    statement searched once (relu's two ends are the same)."""
-    found: dict[str, list[dict[str, object]]] = {}
-    for statement in statements:
-        key = json.dumps(statement, sort_keys=True)
+def _cuts(
+    statements: list[dict[str, Any]], found: dict[str, list[dict[str, object]]]
+) -> list[list[dict[str, object]]] | None:
+    """The cuts of each built statement (`limits.proved_cuts` with one power cut of three or four atoms), the shortest
+    statements first (a limit's sign, the cheapest, fails first where the column is the wrong one), each searched once
+    (relu's two ends are the same; `found` is shared by the search's columns)."""
+    keys = [json.dumps(statement, sort_keys=True) for statement in statements]
+    for key, statement in sorted(zip(keys, statements, strict=True), key=lambda pair: len(pair[0])):
         if key not in found:
             cuts = proved_cuts([statement], logs=True)
             if cuts is None:
                 return None
             found[key] = cuts[0]
-    return [found[json.dumps(statement, sort_keys=True)] for statement in statements]
+    return [found[key] for key in keys]
 
 
 def _sign(claim: AsymptoticClaim, holds: bool) -> str | None:

@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import reduced_time
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
-from headflow.certificates.provers.reduced_time import certify, search
+from headflow.certificates.provers.reduced_time import search
+from headflow.certificates.store import write_certificate
 from headflow.checks.rechecks import recheck
 
 from tests.forging import forged_file
@@ -131,11 +133,17 @@ def test_attacks_are_rejected(name: str) -> None:
         _check(statement, payload)
 
 
+def _written(folder: Path) -> Path:
+    """The search's certificate of Theta(log n), written as `certify` writes it."""
+    statement, payload = _proved()
+    return write_certificate(folder, "softmax-time", "smt", payload, embedded(_claim(LOG_N)), statement)
+
+
 def test_a_certificate_answers_only_its_claim(tmp_path: Path) -> None:
     """check-cert --claims elaborates the claim's statement again: the Theta(log n) certificate is refused for the
     claim Theta(n) and for another attention; relabelled, it is refused."""
-    path = certify(_claim(LOG_N), True, tmp_path)
-    assert path is not None and check_file(path).ok
+    path = _written(tmp_path)
+    assert check_file(path).ok
     assert recheck(path, claims={"softmax-time": _claim(LOG_N)}, read_claim=True).ok
     linear = _claim(SOFTMAX.replace("{relation}", 'order = "Theta(n)"'))
     assert not recheck(path, claims={"softmax-time": linear}, read_claim=True).ok
@@ -154,7 +162,5 @@ def test_no_certificate_for_what_the_form_does_not_state() -> None:
 def test_coq_says_why_it_has_no_proof(tmp_path: Path) -> None:
     """The kernel states no Coq problem for the form (no proof of its limit relations is written): `not translatable`
     with that reason, never a rejection."""
-    path = certify(_claim(LOG_N), True, tmp_path)
-    assert path is not None
     with pytest.raises(NotTranslatable, match="no Coq proof written for a reduced-time bracket"):
-        problem(check_file(path))
+        problem(check_file(_written(tmp_path)))
