@@ -27,7 +27,8 @@ from typing import Any
 from . import limits, real_statements
 from .derivatives import derivative
 from .equiangular import initial_rate, pull
-from .exprtree import parse_rational, substitute, symbols
+from .exprtree import count_nodes, parse_rational, substitute, symbols
+from .format import MAX_TERM_NODES
 from .interaction import formal_zero
 from .recheck import Rejected, require_keys, require_list
 from .tree_text import term_text
@@ -43,13 +44,19 @@ CITED = (
 )
 
 
+def reduction(kind: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """The `equiangular` data of the reduction: n tokens, one head of strength lam, inverse temperature beta, at rho
+    (`variables`: the domains a relu weight's sign is read from)."""
+    n = ["sym", "n"]
+    data = {"quantity": "cluster_gap", "attention": kind, "n": n, "order": n, "beta": ["sym", "beta"]}
+    return data | {"strengths": [["sym", "lam"]], "variables": variables, "rho0": RHO}
+
+
 def rate(statement: dict[str, Any]) -> list[Any]:
     """R(rho) = (1 - rho)(1 + (n - 1) rho) S(rho), the table's reduction for one head of strength lam (a relu weight
     read on rho > 0, which a built statement shows of rho0)."""
     variables = {v["name"]: v for v in statement["variables"]} | {"rho": {"low": ZERO, "low_open": True}}
-    n, kind = ["sym", "n"], statement["attention"]
-    data = {"quantity": "cluster_gap", "attention": kind, "n": n, "order": n, "beta": ["sym", "beta"]}
-    data |= {"strengths": [["sym", "lam"]], "variables": variables, "rho0": RHO}
+    data = reduction(statement["attention"], variables)
     return ["neg", initial_rate(data, pull(data, RHO))]
 
 
@@ -68,6 +75,7 @@ def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
     ok = kind in ("relu", "softmax") and names == wanted and n.get("integer") is True and _at_least(n.get("low"), 2)
     ok = ok and {key: payload[key] for key in data} == data and _monotone(h) and isinstance(statement["point"], dict)
     ok = ok and "rho" not in symbols(start)
+    ok = ok and all(count_nodes(bracket[k], MAX_TERM_NODES) for k in BRACKET)  # bounded before any derivative
     ok = ok and all(symbols(bracket[k]) <= names | ({"rho"} if k in BRACKET[:2] else set()) for k in BRACKET)
     if not ok:
         raise Rejected(f"{FORM}: variables lam, beta, rho1, an integer n >= 2 (d if rho0 names it); h monotone in T")

@@ -286,11 +286,11 @@ def _cuts(statement: dict[str, Any]) -> list[list[dict[str, object]]] | None:
 
 
 def proved_cuts(
-    statements: list[dict[str, Any]], refining: bool = True, logs: bool = False
+    statements: list[dict[str, Any]], refining: bool = True, one_cut: bool = False
 ) -> list[list[dict[str, object]]] | None:
     """The cuts that prove each statement of form `real`, or None when one is not proved: first the products and
     `POWERS` between every two atoms, checked as the kernel checks them (solvers in fresh processes, killed at their
-    limit); with `logs`, then the products and one power cut of three or four atoms (`_one_power_cut`); else z3
+    limit); with `one_cut`, then the products and one power cut of three or four atoms (`_one_power_cut`); else z3
     with Taylor cuts (`smt_refinement.refine`), except over a symbolic power, where z3's nonlinear search may not stop
     at its limits (nor without `refining`). NotEncodable when a statement has no encoding (no other candidate has
     either)."""
@@ -306,8 +306,8 @@ def proved_cuts(
         except Rejected:
             if symbolic_power(built) or not refining:
                 return None
-        if logs and (found_log := _one_power_cut(built, encoding)) is not None:
-            found.append(found_log)
+        if one_cut and (cut := _one_power_cut(built, encoding)) is not None:
+            found.append(cut)
             continue
         refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, PROBLEM_SECONDS)
         if refinement.status != "proved":

@@ -9,8 +9,8 @@ of v, C/log v with C from `COEFFICIENTS`, bounds found by hand for the natural n
 1/(2 lam): with a = G - (n - 1) at the end, |(n - 1 + a)/n log((1 + (n - 1) rho1)/(1 - rho1)) - log n| <= -log rho1 -
 log(1 - rho1) + (a - 1) rho1/(1 - rho1); relu T/(n log d/(4 lam^2 beta)) -> 1 within 2 (-log rho1 - log(1 - rho1) +
 log(1 + (n - 1) rho1))/log d), divided by the claim's g over the base when that ratio is free of v; and the cuts of
-every built statement (`limits.proved_cuts` with `logs`: one power cut of three or four atoms, log(x y) = log x + log y,
-tried one at a time).
+every built statement (`limits.proved_cuts` with `one_cut`: one power cut of three or four atoms, log(x y) = log x + log
+y, tried one at a time).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def _cuts(
     keys = [json.dumps(statement, sort_keys=True) for statement in statements]
     for key, statement in sorted(zip(keys, statements, strict=True), key=lambda pair: len(pair[0])):
         if key not in found:
-            cuts = proved_cuts([statement], logs=True)
+            cuts = proved_cuts([statement], one_cut=True)
             if cuts is None:
                 return None
             found[key] = cuts[0]
@@ -142,15 +142,14 @@ def _bracket(kind: str) -> dict[str, Any]:
     values on [rho0, rho1] as the identities module writes them (relu: 1)."""
     rho = _IDENTITIES[rc.rho]
     A = (rc.relu_antiderivative() if kind == "relu" else rc.softmax_antiderivative()).xreplace(_IDENTITIES)
-    start = 1 / sp.sqrt(d) if kind == "relu" else sp.Integer(0)
+    start = rc.relu_start.xreplace(_IDENTITIES) if kind == "relu" else sp.Integer(0)
     ends = {
         "at_start": from_sympy(sp.expand_log(A.subs(rho, start), force=True)),
         "at_target": from_sympy(A.subs(rho, rho1)),
     }
     if kind == "relu":
         return {"antiderivative": from_sympy(A), "factor": ONE, **ends, "low": ONE, "high": ONE}
-    data = {"n": ["sym", "n"], "beta": ["sym", "beta"], "attention": kind, "variables": {}, "order": ["sym", "n"]}
-    own, other = (w[1] for w in weights(data, ["sym", "lam"], ["sym", "rho"]))  # the numerators e^(beta lam s)
+    own, other = (w[1] for w in weights(reduced_time.reduction(kind, {}), ["sym", "lam"], reduced_time.RHO))
     factor = ["div", ["add", own, ["mul", ["add", ["sym", "n"], ["rat", "-1"]], other]], other]
     low, high = (from_sympy(end.xreplace(_IDENTITIES)) for end in rc.softmax_factor_ends())
     return {"antiderivative": from_sympy(A), "factor": factor, **ends, "low": low, "high": high}

@@ -15,9 +15,7 @@ from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel.registry_statements import ORDER
 from headflow.certificates.statements import limits, reduced_time
 from headflow.certificates.statements.limits import reference
-
-#: The quantity whose orders the kernel's table lists.
-QUANTITY = "clustering_time"
+from headflow.certificates.statements.reduced_time import QUANTITY
 
 
 def asymptotic(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:

@@ -19,6 +19,7 @@ from headflow.certificates.kernel.reduced_time import FORM, T
 from headflow.certificates.statements.limits import body
 from headflow.certificates.statements.real import conditions_data, with_domain_point
 
+#: The named quantity of the form (and of the kernel table's `orders`, `statements.orders`).
 QUANTITY = "clustering_time"
 #: rho0 of each attention kind.
 STARTS = {"softmax": ["rat", "0"], "relu": ["rpow", ["sym", "d"], ["rat", "-1/2"]]}

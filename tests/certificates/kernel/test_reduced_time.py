@@ -22,6 +22,7 @@ from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import reduced_time
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable
+from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.reduced_time import search
@@ -122,7 +123,7 @@ def _rejected(edit: Any) -> bool:
     edit(statement, payload)
     try:
         _check(statement, payload)
-    except Rejected:
+    except (Rejected, TreeError):  # TreeError: a malformed or oversized tree, which check-cert reports as rejected
         return True
     return False
 
@@ -144,6 +145,10 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
     assert "softmax clustering time of equiangular tokens from rho0 = 0 to rho1" in proved
     assert "A'(rho) G(rho) R(rho) = 1 (exact)" in proved and "mean value theorem" in proved
     assert [name for name, edit in ATTACKS.items() if not _rejected(edit)] == []
+    huge, huge_payload = _proved()  # an antiderivative of 5,001 nodes: refused by size before its derivative is taken
+    huge_payload["bracket"]["antiderivative"] = ["add", *[["sym", "rho"]] * 5000]
+    with pytest.raises(TreeError, match="larger than 4000 nodes"):
+        _check(huge, huge_payload)
     path = _written(tmp_path)
     assert check_file(path).ok
     assert recheck(path, claims={"softmax-time": _claim(LOG_N)}, read_claim=True).ok
