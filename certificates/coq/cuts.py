@@ -170,30 +170,36 @@ def facts(
             for q, p in powers
             for a, b in pairs
         ]
-        + (_products(atoms) if multiplied(cuts, atoms) else [])
+        + (product_facts(atoms) if multiplied(cuts, atoms) else [])
     )
 
 
 def multiplied(cuts: list[dict[str, Any]], atoms: list[str]) -> bool:
-    """Whether the proof orders products of atoms (`_products`): with power cuts, or an atom exp(ln x) (a power x^a
+    """Whether the proof orders products of atoms (`product_facts`): with power cuts, or an atom exp(ln x) (a power x^a
     is exp(a ln x))."""
     return any(cut["kind"] == "power" for cut in cuts) or any(a.startswith("(ln ") for a in atoms)
 
 
-def _products(atoms: list[str]) -> list[str]:
+def product_facts(atoms: list[str]) -> list[str]:
     """Proof lines that order the product of every two atoms' exponentials against a third's (or 1) where nra orders
     the exponents, exp(ln x) written x: n^gamma <= n^(-1/2) n, a power cut's consequence that nra does not find (it
     would divide u^2 <= N = r^2 N^2 by u + r N)."""
-    lines = []
+    return [f"  try ({fact})." for fact in product_tactics(atoms, "nra")]
+
+
+def product_tactics(atoms: list[str], premise: str) -> list[str]:
+    """Each product fact of `product_facts` as one tactic that fails where `premise` (a tactic) does not order the
+    exponents."""
+    tactics = []
     for k, a in enumerate(atoms):
         for b in atoms[k:]:
             for c in [x for x in atoms if x not in (a, b)] + ["0"]:
                 for lemma, fact in (("le", f"exp {a} * exp {b} <= exp {c}"), ("ge", f"exp {c} <= exp {a} * exp {b}")):
-                    lines.append(
-                        f"  try (let h := fresh in assert (h : {fact}) by (apply hf_product_{lemma}; "
-                        f"{_ORDER_ONLY} nra); rewrite ?exp_0, ?exp_ln in h by lra)."
+                    tactics.append(
+                        f"let h := fresh in assert (h : {fact}) by (apply hf_product_{lemma}; "
+                        f"{_ORDER_ONLY} {premise}); rewrite ?exp_0, ?exp_ln in h by lra"
                     )
-    return lines
+    return tactics
 
 
 def closing(cuts: list[dict[str, Any]], atoms: list[str], tactic: str) -> str:

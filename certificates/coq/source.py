@@ -185,7 +185,7 @@ def _universal(statement: UniversalStatement, text: str, first_cut: int = 0) -> 
     formulas = [*statement.hypotheses, statement.goal]
     facts, exps = _atom_facts(formulas, statement.integers, atoms, trees, roots)
     if lambertw:
-        lean = _lean(formulas, statement.integers, roots, facts, exps)
+        lean = _lean(formulas, statement.integers, roots, facts, exps, list(statement.cuts))
         return text + "\nProof.\n" + "\n".join([f"  intros {intros}.", *opened, *lean]) + "\nQed.\n"
 
     exponents = tuple(trees[e] for e in exps if e in trees)  # each exponential's atom, as the facts rewrite them
@@ -225,12 +225,20 @@ LEAN = (
 
 
 def _lean(
-    formulas: list[Any], integers: Any, roots: list[tuple[str, ...]], facts: list[str], exps: list[str]
+    formulas: list[Any],
+    integers: Any,
+    roots: list[tuple[str, ...]],
+    facts: list[str],
+    exps: list[str],
+    certified: list[dict[str, Any]],
 ) -> list[str]:
     """The proof lines of a statement that binds Lambert W values: each exponential atom's sign and each inverse's
     facts only (with every atom's and pair's facts, ~100 hypotheses, lra and nra do not finish on these goals),
     e^(1 + w) as e^1 e^w wherever an exponent is 1 + w (the product cut's fact), w e^w e = X where z = X / e, then
-    each conjunct by `LEAN`."""
+    each conjunct by `LEAN`; where the certificate's cuts order products (`certified`), a strict x < y also by
+    contradiction: from y <= x, one product of atoms it orders at a time, then nra (1 + W((n - 1)/e) < lambda_c(n, 1):
+    from lambda_c <= 1 + w, e^lambda_c <= e e^w, against both equations; 4 s, where all the products at once take nra
+    46 s, and their premises by nra as many again)."""
     lambertw = [k for k, root in enumerate(roots) if len(root) == 1]
     lines = [f"  pose proof (exp_pos {a})." for a in exps]
     lines += [f for f in facts if f.startswith("  hf_inverse_facts")]
@@ -252,8 +260,11 @@ def _lean(
         fact, nonzero = f"pose proof (f_equal (Rmult (exp 1)) hw{k}e) as hs{k}", "apply Rgt_not_eq, exp_pos"
         lines.append(f"  try ({fact}; replace (exp 1 * {z}) with {shown} in hs{k} by (field; {nonzero})).")
     one = lambertw_facts.same(lambertw)  # two W values of equal arguments made one, where LEAN alone fails
-    closing = f"  all: first [ {LEAN} ]." if not one else f"  all: first [ {LEAN} | ({one}; first [ {LEAN} ]) ]."
-    return [*lines, "  repeat match goal with |- _ /\\ _ => split end.", closing]
+    closers = [LEAN, *([f"({one}; first [ {LEAN} ])"] if one else [])]
+    if cuts.multiplied(certified, exps):  # x < y from y <= x: one product fact it orders (e^l <= e^1 e^w), then nra
+        each = " | ".join(f"({fact}; nra)" for fact in cuts.product_tactics(exps, "lra"))
+        closers.insert(0, f"(apply Rnot_le_lt; intro; first [ {each} ])")  # first: LEAN's nra fails slowly (48 s)
+    return [*lines, "  repeat match goal with |- _ /\\ _ => split end.", f"  all: first [ {' | '.join(closers)} ]."]
 
 
 def _atom_facts(

@@ -10,7 +10,9 @@ z3 decides it, over bounded and unbounded domains alike (`headflow.certificates.
   with balls); it must be the text z3 just answered, and cvc5 must answer unsat on it within the resource limit
   check-cert gives it (`certificates.kernel.solvers`), or else, where an integer variable is unbounded (no cover can
   take the domain), both answer unsat on it with the integer variables read as reals (a proof for every real value
-  holds at the integers: the cut `reals`); then the certificate (`smt`: its
+  holds at the integers: the cut `reals`), or, where a lambda_c root bounds the domain (no Coq proof of a cover of
+  it), the kernel's check accepts the products and powers between every two atoms (`limits.proved_cuts`; z3 proves
+  it, and Coq re-checks it); then the certificate (`smt`: its
   cuts, under the statement) is written: CERTIFIED;
 - a model of the negation: a candidate only, REFUTED when the caller's test verifies the claim false
   at the model's point of the domain (a side undefined there, or balls that violate the relation);
@@ -32,11 +34,13 @@ import z3
 from headflow.certificates.claims.domains import contains
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import IdentityClaim, InequalityClaim
+from headflow.certificates.coq.covers import root_bounded
 from headflow.certificates.kernel import real_statements, solvers
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.real_encoding import REALS, CutError, Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.counterexamples import witness_certificates
+from headflow.certificates.provers.limits import proved_cuts
 from headflow.certificates.provers.smt_refinement import refine, symbolic_power
 from headflow.certificates.statements.real import covered, relation_statement
 from headflow.certificates.store import certificate_directory, write_certificate
@@ -97,6 +101,8 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
             answer = "unsat"
         except Rejected as exc:
             answer = str(exc)
+    if answer != "unsat" and root_bounded(statement["variables"]):  # a cover of it has no Coq proof: the pair cuts
+        answer, payload = _paired(statement, answer)
     if answer != "unsat":
         return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
     directory = certificate_directory(ctx.certificate_dir)
@@ -109,6 +115,17 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
         notes=f"negation of `domain => defined and {real_statements.relation_text(statement)}` unsat ({counted}); "
         "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it",
     )
+
+
+def _paired(statement: dict[str, Any], answer: str) -> tuple[str, dict[str, Any]]:
+    """("unsat" and the payload of the products and powers between every two atoms, `limits.proved_cuts`, when the
+    kernel's check accepts them: z3 proves the statement with them and Coq re-checks it, where a cover of a domain
+    a root bounds has no Coq proof), else (cvc5's `answer` and no cuts)."""
+    try:
+        found = proved_cuts([json.loads(json.dumps(statement))], refining=False)
+    except NotEncodable:
+        found = None
+    return ("unsat", {"cuts": found[0]}) if found else (answer, {})
 
 
 def _unbounded_integer(statement: dict[str, Any]) -> bool:
