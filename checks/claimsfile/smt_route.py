@@ -48,6 +48,9 @@ from headflow.checks.registry import Context
 from headflow.checks.verdicts import Outcome, Verdict
 
 METHOD = "SMT (z3; exp through Taylor cuts), re-checked with cvc5"
+#: The method, and what was run, where the products and powers between every two atoms are the cuts (`_paired`).
+PAIRED = "SMT (z3; exp through the products and powers of its atoms)"
+PAIRED_HOW = "z3 answers unsat on the kernel's text of the statement with the products and powers as its cuts"
 #: z3's resources (its `rlimit` count) for all the rounds of the route, per profile: at most check-cert's limit of
 #: one problem, so that check-cert's z3 proves the last problem as this one did.
 RLIMIT = {"quick": 600_000, "thorough": solvers.RLIMITS["z3"]}
@@ -101,19 +104,21 @@ def decide(claim: InequalityClaim | IdentityClaim, ctx: Context, refute: Refute)
             answer = "unsat"
         except Rejected as exc:
             answer = str(exc)
+    method, how = METHOD, "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it"
     if answer != "unsat" and root_bounded(statement["variables"]):  # a cover of it has no Coq proof: the pair cuts
         answer, payload = _paired(statement, answer)
+        method, how = PAIRED, f"{PAIRED_HOW} (cvc5 does not close it)"
     if answer != "unsat":
         return f"z3 proves the SMT statement ({counted}) but cvc5 answers {answer!r}: no certificate both accept"
     directory = certificate_directory(ctx.certificate_dir)
     path = write_certificate(directory, claim.id, "smt", payload, embedded(claim))
     return Outcome(
         Verdict.CERTIFIED,
-        METHOD,
+        method,
         certificates=[str(path)],
         details={"rounds": result.rounds, "cuts": len(result.cuts), "z3_resources": result.resources},
         notes=f"negation of `domain => defined and {real_statements.relation_text(statement)}` unsat ({counted}); "
-        "z3 and cvc5 answer unsat on the kernel's text of the statement, as check-cert builds it",
+        + how,
     )
 
 
