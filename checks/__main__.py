@@ -1,7 +1,5 @@
 """Allow `python -m headflow` to behave like the `headflow` command."""
 
-import sys
+from headflow.checks.cli import entry
 
-from headflow.checks.cli import main
-
-sys.exit(main())
+entry()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -126,5 +127,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def entry() -> NoReturn:
+    """The `headflow` command: exit with main's code. A Ctrl-C that comes after main has returned (the interpreter
+    shutting down) is ignored, so the code stays main's: 130 for an interrupted run, never a death by SIGINT."""
+    try:
+        code = main()
+    except KeyboardInterrupt:  # between main's own handler and its return
+        sys.stderr.write("headflow: interrupted\n")
+        code = 130
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
