@@ -1,7 +1,5 @@
 """`python -m headflow` is the `headflow` command."""
 
-import sys
+from headflow.checks.cli import entry
 
-from headflow.checks.cli import main
-
-sys.exit(main())
+entry()
