@@ -84,9 +84,10 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     cover = (data["statement"], data["payload"]) if data["kind"] == "interval-cover" else None
+    bracket = data["statement"].get("attention") if data["statement"].get("form") == "reduced-time" else None
     prec = data["payload"].get("prec", WITNESS_BITS)
     try:
-        text = source(certificate.name, data["claim_id"], sentence, built, prec, cover)
+        text = source(certificate.name, data["claim_id"], sentence, built, prec, cover, bracket)
     except (NotTranslatable, TreeError):
         raise
     except Exception as exc:  # the kernel accepted the certificate: a proof writer's failure is no verdict on it

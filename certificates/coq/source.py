@@ -16,7 +16,19 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
-from headflow.certificates.coq import circle, convexity, cuts, enclosures, factored, logs, norms, past_root, roots, sums
+from headflow.certificates.coq import (
+    circle,
+    convexity,
+    cuts,
+    enclosures,
+    factored,
+    logs,
+    norms,
+    past_root,
+    reduced_time,
+    roots,
+    sums,
+)
 from headflow.certificates.coq import lambertw as lambertw_facts
 from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
@@ -59,11 +71,13 @@ def source(
     problem: Problem,
     prec: int = WITNESS_BITS,
     cover: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    bracket: str | None = None,
 ) -> str:
     """The whole Coq file: a header naming the certificate, the prelude, the statement and its proof (a point
     problem's `interval` calls work at the ball precision `prec` its conditions were settled at, plus EXTRA_BITS;
     an interval-cover certificate's (`cover`: its core statement and payload) follows the cover, `covers`; a convexity
-    chain's its own, `convexity`)."""
+    chain's its own, `convexity`; a `reduced-time` certificate's (`bracket`: its attention) the bracket's lemmas,
+    `reduced_time`)."""
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem, prec)
     elif isinstance(problem, TextStatement):
@@ -79,7 +93,12 @@ def source(
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
-        proofs = "\n".join(_universal(s, text, first) for s, text, first in zip(problem, texts, offsets, strict=True))
+        lemmas += reduced_time.lemmas(bracket) if bracket else ""
+        written = [reduced_time.proof(s) if bracket else None for s in problem]
+        proofs = "\n".join(
+            f"{text}\nProof.\n{own}\nQed.\n" if own else _universal(s, text, first)
+            for s, text, first, own in zip(problem, texts, offsets, written, strict=True)
+        )
         lemmas += past_root.LEMMAS if "hf_past_root" in proofs else ""
         lemmas += logs.LEMMAS if "hf_ln_sqrt" in proofs else ""
         lemmas += lambertw_facts.LEMMAS if "hf_lambertw_same" in proofs else ""

@@ -80,13 +80,10 @@ def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
     if not ok:
         raise Rejected(f"{FORM}: variables lam, beta, rho1, an integer n >= 2 (d if rho0 names it); h monotone in T")
     A, G, at_start, at_target, low, high = (bracket[k] for k in BRACKET)
-    R = rate(statement)
-    if not formal_zero(["sub", ["mul", derivative(A, "rho"), G, R], ONE]):
+    base, along = _domains(statement)
+    if not formal_zero(["sub", identity(statement, payload)["lhs"], ONE]):
         raise Rejected(f"{FORM}: A'(rho) G(rho) R(rho) = 1 is not an identity")
-    rho = {"name": "rho", "integer": False, "low": start, "low_open": False, "high": ["sym", "rho1"]}
-    base = {key: statement[key] for key in ("claim", "variables", "point")} | {"form": "real", "conditions": []}
-    path = [*statement["variables"], rho | {"high_open": False}]  # rho on [rho0, rho1], at the point's rho1
-    along = base | {"variables": path, "point": base["point"] | {"rho": base["point"].get("rho1")}}
+    R = rate(statement)
     found = [base | {"lhs": ZERO, "op": "<", "rhs": start}] * (kind == "relu")
     found += [base | {"lhs": start, "op": "<=", "rhs": ["sym", "rho1"]}, along | {"lhs": R, "op": ">", "rhs": ZERO}]
     found += [along | {"lhs": G, "op": ">=", "rhs": low}, along | {"lhs": G, "op": "<=", "rhs": high}]
@@ -99,6 +96,22 @@ def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
         at = substitute(h, {"T": ["mul", end, gained]})
         found += limits.relations(limit | data | {"form": limits.FORM, "expression": at, "error": error})
     return found
+
+
+def _domains(statement: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the base of a built statement of form `real`, the base along the path rho in [rho0, rho1])."""
+    rho = {"name": "rho", "integer": False, "low": statement["start"], "low_open": False, "high": ["sym", "rho1"]}
+    base = {key: statement[key] for key in ("claim", "variables", "point")} | {"form": "real", "conditions": []}
+    path = [*statement["variables"], rho | {"high_open": False}]  # rho on [rho0, rho1], at the point's rho1
+    return base, base | {"variables": path, "point": base["point"] | {"rho": base["point"].get("rho1")}}
+
+
+def identity(statement: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """A'(rho) G(rho) R(rho) = 1 along the path (A' the kernel's derivative), the identity `built` checks exactly: for
+    Coq, once `built` has accepted the certificate."""
+    bracket = payload["bracket"]
+    lhs = ["mul", derivative(bracket["antiderivative"], "rho"), bracket["factor"], rate(statement)]
+    return _domains(statement)[1] | {"lhs": lhs, "op": "=", "rhs": ONE}
 
 
 def _at_least(bound: object, least: int) -> bool:

@@ -21,7 +21,7 @@ from ..jensen import FORM as JENSEN, convexity
 from ..limits import FORM as LIMIT, relations as limit_relations
 from ..punctured import FORM as PUNCTURED, relations as punctured_relations
 from ..recheck import Rejected, rational_map
-from ..reduced_time import FORM as REDUCED_TIME
+from ..reduced_time import FORM as REDUCED_TIME, built as time_built, identity as time_identity
 from ..spaced import FORM as SPACED, facts as spaced_facts
 from ..start import FORM as START, facts as start_facts
 from ..verify import CheckResult
@@ -51,8 +51,12 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
         at = statement.get("at", {})  # a refutation at a point: the relations there, and the point in its domain
         return checked.proved, found + _at_point([v for v in statement["variables"] if v["name"] in at], at)
-    if form == (REDUCED_TIME, None, "smt"):
-        raise NotTranslatable(f"no Coq proof written for a {REDUCED_TIME} bracket's limit relations (nra times out)")
+    if form == (REDUCED_TIME, None, "smt"):  # A' G R = 1 (A' the kernel's derivative), then the built statements
+        built = zip(time_built(statement, payload), payload["cuts"], strict=True)
+        found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
+        return checked.proved, _relation(
+            time_identity(statement, payload), f"{claim_id}.identity", {"cuts": []}
+        ) + found
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)

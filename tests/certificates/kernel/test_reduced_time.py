@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.loader import parse_claims
+from headflow.certificates.coq.reduced_time import lemmas
 from headflow.certificates.kernel import reduced_time
 from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.coq.statements import NotTranslatable
@@ -27,8 +28,10 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.reduced_time import search
 from headflow.certificates.store import write_certificate
+from headflow.checks import coq_files
 from headflow.checks.rechecks import recheck
 
+from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 SOFTMAX = """
@@ -136,8 +139,8 @@ def _written(folder: Path) -> Path:
 
 def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path) -> None:
     """One test, so that one worker runs the search (20 s): the certificate of Theta(log n) and its sentence; every
-    attack rejected; check-cert --claims refuses it for the claim Theta(n) and for relu, and relabelled; Coq says why it
-    has no proof (`not translatable`, never a rejection)."""
+    attack rejected; check-cert --claims refuses it for the claim Theta(n) and for relu, and relabelled; its Coq
+    problem (the identity, then the built statements)."""
     statement, payload = _proved()
     assert statement["expression"] == ["div", ["sym", "T"], ["log", ["sym", "n"]]] and statement["sign"] == ">"
     assert statement["start"] == ["rat", "0"] and [v["name"] for v in statement["variables"]][-1] == "n"
@@ -158,8 +161,21 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
     assert not recheck(path, claims={"softmax-time": relu}, read_claim=True).ok
     relabelled = forged_file(path, tmp_path, lambda data: data["statement"].__setitem__("claim", "other"), name="s")
     assert not check_file(relabelled).ok
-    with pytest.raises(NotTranslatable, match="no Coq proof written for a reduced-time bracket"):
-        problem(check_file(path))
+    _, stated = problem(check_file(path))  # Coq states A' G R = 1, then the built statements
+    assert len(stated) == 14 and stated[0].goal[-1][0] == "=" and stated[0].goal[-1][2] == ["rat", "1"]
+    assert "rho" in stated[0].constants and stated[1:] and all(s.name.startswith("softmax-time.") for s in stated)
+
+
+@needs_coqc
+def test_coq_re_checks_the_softmax_time_and_no_forgery(tmp_path: Path) -> None:
+    """The bracket's lemmas (`certificates.coq.reduced_time`) and each statement's proof: coqc accepts the file; a
+    forged certificate gets no Coq file (the kernel rejects it first); relu's bracket has no lemma written."""
+    path = _written(tmp_path)
+    assert coq_files.check(path).status == "re-checked by Coq"
+    forged = forged_file(path, tmp_path, lambda data: _doubled("low")(data["statement"], data["payload"]), name="f")
+    assert coq_files.check(forged).status == "rejected by Coq"
+    with pytest.raises(NotTranslatable, match="relu's bracket"):
+        lemmas("relu")
 
 
 def test_no_certificate_for_what_the_form_does_not_state() -> None:

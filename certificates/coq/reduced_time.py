@@ -1,0 +1,153 @@
+"""Coq proofs of a softmax `reduced-time` certificate's statements: two lemmas on the bracket, proved once per file,
+then each statement by them, or by the generic proof of universal statements (`source._universal`).
+
+Nothing here is trusted: the statements are the kernel's (`kernel.coq.certificate`: A' G R = 1, then the built
+statements), and coqc checks every proof. The generic proof closes most of them; it fails at once on the factor's
+bounds and on A(0) = 0, and times out on the four limit relations (every atom's facts and every pair's, then `nra`:
+docs/design/reduced-time.md). Their mathematics is short, so it is written once as lemmas over real numbers in the
+very terms the prover's bracket has (`identities.reduced_clustering`), and each statement is their instance:
+- `hf_softmax_factor`: with b = beta lam > 0 and 0 <= rho <= rho1, G(rho) = e^(b (1 - rho)) + n - 1 lies between
+  e^(b (1 - rho1)) + n - 1 and e^b + n - 1 (exp increasing);
+- `hf_softmax_time`: for E = e^a with a >= 0 (an end's e^(b (1 - rho1)) or e^b), n >= 2 and rho1 in (0, 1), the end
+  (n - 1 + E) A(rho1), A(rho1) = log((1 + (n - 1) rho1)/(1 - rho1))/(2 lam n), is within C/log n of log(n)/(2 lam)
+  from both sides, C = (-log rho1 - log(1 - rho1) + rho1 (E - 1)/(1 - rho1))/(2 lam): with X = 1 + (n - 1) rho1,
+  rho1 n <= X <= n, log(X/(1 - rho1)) <= X/(1 - rho1) - 1 = rho1 n/(1 - rho1) (exp above its tangent), E >= 1; then
+  `lra` on the statement, whose claim (T/log n -> 1/(2 lam), or a shifted form of it) differs from the lemma's by
+  linear arithmetic;
+- A(0) = 0: the logarithm's argument is 1 (`field`), `ln_1`; A' G R = 1 by `field`, the bracket's denominators
+  shown positive first (the generic proof takes 52 s on it).
+Relu's bracket (three logarithms of d) has no lemma written: `NotTranslatable`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from headflow.certificates.kernel.coq.statements import NotTranslatable, UniversalStatement, binders, translated
+
+#: The two lemmas, in the kernel's terms with n, exp(a) and beta lam as variables (so that `apply` and `lra` see the
+#: statements' own subterms).
+_END = (
+    "((((-1) + N + (exp a)) * (((1 / 2) * (/ (lam ^ 1)) * (/ (N ^ 1)) * (ln ((/ ((1 + ((-1) * rho1)) ^ 1)) * "
+    "(1 + (rho1 * ((-1) + N)))))) - 0)) / (ln N))"
+)
+_LIMIT = "((1 / 2) * (/ (lam ^ 1)))"
+_ERROR = (
+    "(((1 / 2) * (/ (lam ^ 1)) * (((-1) * (ln rho1)) + ((-1) * (ln (1 + ((-1) * rho1)))) + (rho1 * (/ ((1 + ((-1) * "
+    "rho1)) ^ 1)) * ((-1) + (exp a))))) * (exp ((-1) * (ln (ln N)))))"
+)
+LEMMAS = f"""Lemma hf_softmax_factor : forall b r r1 N : R, 0 < b -> 0 <= r -> r <= r1 ->
+  ((exp b) + ((N + (-1)) * (exp (b * r)))) / (exp (b * r)) >= ((-1) + N + (exp (b * (1 + ((-1) * r1))))) /\\
+  ((exp b) + ((N + (-1)) * (exp (b * r)))) / (exp (b * r)) <= ((-1) + N + (exp b)).
+Proof.
+  intros b r r1 N hb hr hr1. pose proof (exp_pos (b * r)) as hp.
+  replace (((exp b) + ((N + (-1)) * (exp (b * r)))) / (exp (b * r))) with (exp b * / exp (b * r) + (N + (-1)))
+    by (field; lra).
+  rewrite <- exp_Ropp, <- exp_plus. split.
+  - apply Rle_ge. assert (exp (b * (1 + ((-1) * r1))) <= exp (b + - (b * r))) by (apply hf_exp_le; nra). lra.
+  - assert (exp (b + - (b * r)) <= exp b) by (apply hf_exp_le; nra). lra.
+Qed.
+Lemma hf_softmax_time : forall lam rho1 N a : R, 0 < lam -> 0 < rho1 -> rho1 < 1 -> 2 <= N -> 0 <= a ->
+  ({_END} - {_LIMIT}) <= {_ERROR} /\\ ({_LIMIT} - {_END}) <= {_ERROR}.
+Proof.
+  intros lam rho1 N a hl hr0 hrr hN ha.
+  assert (hE : 1 <= exp a) by (pose proof (exp_ineq1_le a); lra).
+  set (E := exp a) in *.
+  assert (hLn : 0 < ln N) by (rewrite <- ln_1; apply ln_increasing; lra).
+  replace (exp ((-1) * (ln (ln N)))) with (/ ln N)
+    by (replace ((-1) * ln (ln N)) with (- ln (ln N)) by ring; rewrite exp_Ropp, exp_ln; [reflexivity | exact hLn]).
+  replace ((1 + ((-1) * rho1)) ^ 1) with (1 - rho1) by ring.
+  replace (lam ^ 1) with lam by ring. replace (N ^ 1) with N by ring.
+  replace (1 + ((-1) * rho1)) with (1 - rho1) by ring.
+  set (X := 1 + rho1 * ((-1) + N)).
+  assert (hX : 0 < X) by (unfold X; nra).
+  assert (hsplit : ln (/ (1 - rho1) * X) = - ln (1 - rho1) + ln X)
+    by (rewrite ln_mult, ln_Rinv; [ring | lra | apply Rinv_0_lt_compat; lra | exact hX]).
+  assert (htan : ln (/ (1 - rho1) * X) <= / (1 - rho1) * X - 1) by (pose proof (exp_ineq1_le (ln (/ (1 - rho1) * X)))
+    as ht; rewrite exp_ln in ht; [lra | apply Rmult_lt_0_compat; [apply Rinv_0_lt_compat; lra | exact hX]]).
+  rewrite hsplit in *.
+  assert (hXN : ln X <= ln N) by (apply ln_le; [exact hX | unfold X; nra]).
+  assert (hXr : ln rho1 + ln N <= ln X) by (rewrite <- ln_mult by lra; apply ln_le; [nra | unfold X; nra]).
+  assert (hq : ln (1 - rho1) <= 0) by (rewrite <- ln_1; apply ln_le; lra).
+  set (Lg := - ln (1 - rho1) + ln X) in *.
+  assert (hLg : Lg <= rho1 * N / (1 - rho1))
+    by (replace (rho1 * N / (1 - rho1)) with (/ (1 - rho1) * X - 1) by (unfold X; field; lra); exact htan).
+  assert (hLg0 : 0 <= Lg) by (unfold Lg; assert (ln 1 <= ln X) by (apply ln_le; [lra | unfold X; nra]);
+    rewrite ln_1 in H; lra).
+  assert (hp : (E - 1) * Lg <= (E - 1) * (rho1 * N / (1 - rho1))) by (apply Rmult_le_compat_l; lra).
+  assert (hp0 : 0 <= (E - 1) * Lg) by (apply Rmult_le_pos; lra).
+  assert (hd : (E - 1) * Lg / N <= rho1 / (1 - rho1) * (E - 1)) by (apply (Rmult_le_reg_r N); [lra |
+    replace ((E - 1) * Lg / N * N) with ((E - 1) * Lg) by (field; lra);
+    replace (rho1 / (1 - rho1) * (E - 1) * N) with ((E - 1) * (rho1 * N / (1 - rho1))) by (field; lra); exact hp]).
+  assert (hd0 : 0 <= (E - 1) * Lg / N) by (apply Rmult_le_pos; [exact hp0 | left; apply Rinv_0_lt_compat; lra]).
+  assert (hq0 : 0 <= rho1 / (1 - rho1) * (E - 1))
+    by (apply Rmult_le_pos; [apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra] | lra]).
+  split; apply (Rmult_le_reg_r (2 * lam * ln N)); try (apply Rmult_lt_0_compat; lra).
+  - replace (((-1 + N + E) * (1 / 2 * / lam * / N * Lg - 0) / ln N - 1 / 2 * / lam) * (2 * lam * ln N)) with
+      (Lg - ln N + (E - 1) * Lg / N) by (field; repeat split; lra).
+    replace (1 / 2 * / lam * (-1 * ln rho1 + -1 * ln (1 - rho1) + rho1 * / (1 - rho1) * (-1 + E)) * / ln N *
+      (2 * lam * ln N)) with (- ln rho1 - ln (1 - rho1) + rho1 / (1 - rho1) * (E - 1)) by (field; repeat split; lra).
+    unfold Lg in *. lra.
+  - replace ((1 / 2 * / lam - (-1 + N + E) * (1 / 2 * / lam * / N * Lg - 0) / ln N) * (2 * lam * ln N)) with
+      (ln N - Lg - (E - 1) * Lg / N) by (field; repeat split; lra).
+    replace (1 / 2 * / lam * (-1 * ln rho1 + -1 * ln (1 - rho1) + rho1 * / (1 - rho1) * (-1 + E)) * / ln N *
+      (2 * lam * ln N)) with (- ln rho1 - ln (1 - rho1) + rho1 / (1 - rho1) * (E - 1)) by (field; repeat split; lra).
+    unfold Lg in *. lra.
+Qed.
+"""
+#: A' G R = 1 by `field`, once the bracket's denominators are shown positive (1 - rho, 1 + (n - 1) rho, and softmax's
+#: e^b + (n - 1) e^(b rho)), each side condition by one of them.
+_DENOMINATORS = """  assert (0 < 1 + ((-1) * rho)) by lra. assert (0 < 1 + (rho * ((-1) + (IZR n)))) by nra.
+  assert (0 < (exp (beta * lam)) + (((IZR n) + (-1)) * (exp ((beta * lam) * rho)))) by nra.
+  field; repeat split; first [ apply pow_nonzero; lra | lra | nra | (apply Rmult_integral_contrapositive; split;
+    first [ apply pow_nonzero; lra | apply Rinv_neq_0_compat; apply pow_nonzero; lra | lra | nra ]) ]."""
+#: A(rho0) = 0 at rho0 = 0: each logarithm's argument is 1.
+_AT_ZERO = "repeat match goal with |- context [ln ?x] => replace x with 1 by field; rewrite ln_1 end; ring"
+
+
+def lemmas(attention: str) -> str:
+    """The lemmas of a `reduced-time` file; NotTranslatable for relu's bracket, which has none."""
+    if attention != "softmax":
+        raise NotTranslatable("no Coq proof written for relu's bracket (its three logarithms of d)")
+    return LEMMAS
+
+
+def proof(statement: UniversalStatement) -> str | None:
+    """The proof of a statement the lemmas close (a limit relation, a bound of the factor, A(0) = 0), else None."""
+    names = [name for group, _ in binders(statement) for name in group]
+    relation = statement.goal[-1] if statement.goal[0] == "and" else statement.goal
+    intros = f"  intros {' '.join(names + [f'h{k}' for k in range(len(statement.hypotheses))])}."
+    nodes = list(_nodes(statement.goal))
+    if any(node[:2] == ["rpow", ["log", ["sym", "n"]]] for node in nodes):  # h at an end against L, error C/log n
+        ends = [node[1] for node in nodes if node[:1] == ["exp"] and "beta" in str(node[1])]
+        posed = [
+            f"pose proof (hf_softmax_time lam rho1 (IZR n) ({translated(end, {}, statement.integers)}) ltac:(lra) "
+            "ltac:(lra) ltac:(lra) ltac:(lra) ltac:(repeat apply Rmult_le_pos; lra))"
+            for end in [e for k, e in enumerate(ends) if e not in ends[:k]]
+        ]
+        same = "unfold Rdiv in *; rewrite ?Rinv_mult, ?pow_1 in *"  # 1/(2 lam) and (1/2) / lam^1 as one monomial
+        closing = (
+            f"  repeat match goal with |- _ /\\ _ => split end; first [ lra | ({'; '.join(posed)}; {same}; lra) ]."
+        )
+        return "\n".join([intros, closing])
+    if "rho" in names and relation[0] in (">=", "<=") and "div" in str(relation):  # G between a and b
+        bounds = "(hf_softmax_factor (beta * lam) rho rho1 (IZR n) ltac:(nra) ltac:(lra) ltac:(lra))"
+        return f"{intros}\n  first [ apply (proj1 {bounds}) | apply (proj2 {bounds}) ]."
+    if relation[0] == "=" and "rho" in names and relation[2] == ["rat", "1"]:  # A' G R = 1: its denominators' signs
+        signs = [
+            f"pose proof (exp_pos ({translated(node[1], {}, statement.integers)}))."
+            for node in nodes
+            if node[:1] == ["exp"]
+        ]
+        return "\n".join([intros, *[f"  {line}" for line in dict.fromkeys(signs)], _DENOMINATORS])
+    if relation[0] == "=" and "rho" not in names and relation[2] == ["rat", "0"]:  # A(0) = 0
+        return f"{intros}\n  {_AT_ZERO}."
+    return None
+
+
+def _nodes(tree: Any) -> Any:
+    """Every subtree of a tree (a list: not a power's integer exponent), the tree first."""
+    if isinstance(tree, list):
+        yield tree
+        for child in tree[1:] if tree and tree[0] not in ("rat", "sym") else ():
+            yield from _nodes(child)
