@@ -1,5 +1,5 @@
-"""Coq proofs of a softmax `reduced-time` certificate's statements: two lemmas on the bracket, proved once per file,
-then each statement by them, or by the generic proof of universal statements (`source._universal`).
+"""Coq proofs of a `reduced-time` certificate's statements: lemmas on the bracket, proved once per file, then each
+statement by them, or by the generic proof of universal statements (`source._universal`).
 
 Nothing here is trusted: the statements are the kernel's (`kernel.coq.certificate`: A' G R = 1, then the built
 statements), and coqc checks every proof. The generic proof closes most of them; it fails at once on the factor's
@@ -16,14 +16,16 @@ very terms the prover's bracket has (`identities.reduced_clustering`), and each 
   linear arithmetic;
 - A(0) = 0: the logarithm's argument is 1 (`field`), `ln_1`; A' G R = 1 by `field`, the bracket's denominators
   shown positive first (the generic proof takes 52 s on it).
-Relu's bracket (three logarithms of d) has no lemma written: `NotTranslatable`.
+Relu's bracket (G = 1; three logarithms of d) has its own: d^(-1/2) = 1/sqrt d, the start in (0, rho1], and the time
+over n log(d)/(4 lam^2 beta) within C/log d of 1 (`hf_relu_time`: log(1 - 1/sqrt d) and log(1 + (n - 1)/sqrt d) against
+rho1's, the 1/n weights in [0, 1]).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from headflow.certificates.kernel.coq.statements import NotTranslatable, UniversalStatement, binders, translated
+from headflow.certificates.kernel.coq.statements import UniversalStatement, binders, translated
 
 #: The two lemmas, in the kernel's terms with n, exp(a) and beta lam as variables (so that `apply` and `lra` see the
 #: statements' own subterms).
@@ -101,23 +103,129 @@ _DENOMINATORS = """  assert (0 < 1 + ((-1) * rho)) by lra. assert (0 < 1 + (rho 
   assert (0 < (exp (beta * lam)) + (((IZR n) + (-1)) * (exp ((beta * lam) * rho)))) by nra.
   field; repeat split; first [ apply pow_nonzero; lra | lra | nra | (apply Rmult_integral_contrapositive; split;
     first [ apply pow_nonzero; lra | apply Rinv_neq_0_compat; apply pow_nonzero; lra | lra | nra ]) ]."""
+#: Relu's lemmas: d^(-1/2) = 1/sqrt d, the start d^(-1/2) in (0, rho1] for d >= rho1^(-2), and the time (G = 1: T is
+#: A(rho1) - A(rho0)) over its scale n log(d)/(4 lam^2 beta) within C/log d of 1 (each logarithm of d against rho1's).
+RELU_LEMMAS = """Lemma hf_relu_time : forall lam beta rho1 N d : R,
+  0 < lam -> 0 < beta -> 0 < rho1 -> rho1 < 1 -> 2 <= N ->
+  d >= (/ (rho1 ^ 2)) -> (((1 * (((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1) * (/ (N ^ 1)) * (ln (1 +
+      ((-1) * rho1)))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + (rho1 * ((-1) + N))))) + (ln rho1))) - ((1 / 2) * N
+      * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1 / 2) * (ln d)) + ((-1) * (/ (N ^ 1)) * (ln (1 + ((-1) * (/ ((sqrt d) ^
+      1)))))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + ((/ ((sqrt d) ^ 1)) * ((-1) + N))))))))) / ((N * (ln d)) /
+      ((4 * (lam ^ 2)) * beta))) - 1) <= ((((-2) * (ln rho1)) + ((-2) * (ln (1 + ((-1) * rho1)))) + (2 * (ln (1 + (rho1
+      * ((-1) + N)))))) * (exp ((-1) * (ln (ln d))))) /\\ (1 - ((1 * (((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) *
+      (((-1) * (/ (N ^ 1)) * (ln (1 + ((-1) * rho1)))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + (rho1 * ((-1) +
+      N))))) + (ln rho1))) - ((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1 / 2) * (ln d)) + ((-1) * (/ (N ^ 1))
+      * (ln (1 + ((-1) * (/ ((sqrt d) ^ 1)))))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + ((/ ((sqrt d) ^ 1)) *
+      ((-1) + N))))))))) / ((N * (ln d)) / ((4 * (lam ^ 2)) * beta)))) <= ((((-2) * (ln rho1)) + ((-2) * (ln (1 + ((-1)
+      * rho1)))) + (2 * (ln (1 + (rho1 * ((-1) + N)))))) * (exp ((-1) * (ln (ln d))))).
+Proof.
+  intros lam beta rho1 N d hl hb hr0 hrr hN hd.
+  assert (hr2 : 1 < / (rho1 ^ 2)) by (rewrite <- Rinv_1; apply Rinv_lt_contravar; nra).
+  assert (hd1 : 1 < d) by lra.
+  assert (hLn : 0 < ln d) by (rewrite <- ln_1; apply ln_increasing; lra).
+  replace (exp ((-1) * (ln (ln d)))) with (/ ln d)
+    by (replace ((-1) * ln (ln d)) with (- ln (ln d)) by ring; rewrite exp_Ropp, exp_ln; [reflexivity | exact hLn]).
+  assert (hs : 0 < sqrt d) by (apply sqrt_lt_R0; lra).
+  replace ((sqrt d) ^ 1) with (sqrt d) by ring. replace (N ^ 1) with N by ring. replace (beta ^ 1) with beta by ring.
+  set (t := / sqrt d).
+  assert (ht0 : 0 < t) by (apply Rinv_0_lt_compat; exact hs).
+  assert (htt : t * t = / d) by (unfold t; rewrite <- Rinv_mult, sqrt_sqrt; [reflexivity | lra]).
+  assert (hdr : / d <= rho1 * rho1) by (replace (rho1 * rho1) with (/ / (rho1 ^ 2)) by (field; lra);
+    apply Rinv_le_contravar; [apply Rinv_0_lt_compat; nra | lra]).
+  assert (htr : t <= rho1) by nra.
+  assert (L1 : ln (1 + ((-1) * rho1)) <= 0) by (rewrite <- ln_1; apply ln_le; lra).
+  assert (Lr : ln rho1 <= 0) by (rewrite <- ln_1; apply ln_le; lra).
+  assert (LX : 0 <= ln (1 + (rho1 * ((-1) + N)))) by (rewrite <- ln_1; apply ln_le; nra).
+  assert (Lt1 : ln (1 + ((-1) * rho1)) <= ln (1 + ((-1) * t))) by (apply ln_le; lra).
+  assert (Lt1' : ln (1 + ((-1) * t)) <= 0) by (rewrite <- ln_1; apply ln_le; lra).
+  assert (LtX : ln (1 + (t * ((-1) + N))) <= ln (1 + (rho1 * ((-1) + N)))) by (apply ln_le; nra).
+  assert (LtX' : 0 <= ln (1 + (t * ((-1) + N)))) by (rewrite <- ln_1; apply ln_le; nra).
+  set (a := ln (1 + ((-1) * rho1))) in *. set (r := ln rho1) in *. set (x := ln (1 + (rho1 * ((-1) + N)))) in *.
+  set (b := ln (1 + ((-1) * t))) in *. set (y := ln (1 + (t * ((-1) + N)))) in *. set (L := ln d) in *.
+  assert (e : (1 * (((1 / 2) * N * (/ beta) * (/ (lam ^ 2)) * (((-1) * (/ N) * a) + ((-1) * (/ N) * ((-1) + N) * x)
+      + r)) - ((1 / 2) * N * (/ beta) * (/ (lam ^ 2)) * (((-1 / 2) * L) + ((-1) * (/ N) * b) + ((-1) * (/ N) * ((-1) +
+      N) * y))))) / ((N * L) / ((4 * (lam ^ 2)) * beta)) = 2 * (- / N * a - / N * ((-1) + N) * x + r + L / 2 + / N * b +
+      / N * ((-1) + N) * y) / L)
+    by (field; repeat split; lra).
+  rewrite e.
+  set (u := / N).
+  assert (hu : N * u = 1) by (unfold u; field; lra).
+  assert (hu0 : 0 < u) by (unfold u; apply Rinv_0_lt_compat; lra).
+  assert (hu1 : u <= 1) by nra.
+  assert (p1 : 0 <= (1 - u) * (- a)) by (apply Rmult_le_pos; lra).
+  assert (p2 : 0 <= (1 - u) * (x - y)) by (apply Rmult_le_pos; lra).
+  assert (p3 : 0 <= u * (- b)) by (apply Rmult_le_pos; lra).
+  assert (p4 : 0 <= u * (b - a)) by (apply Rmult_le_pos; lra).
+  assert (p5 : 0 <= u * x) by (apply Rmult_le_pos; lra).
+  assert (p6 : 0 <= (1 - u) * y) by (apply Rmult_le_pos; lra).
+  assert (q1 : u * ((-1) + N) * x = x - u * x) by (replace (u * ((-1) + N) * x) with ((N * u) * x - u * x) by ring;
+      rewrite hu; ring).
+  assert (q2 : u * ((-1) + N) * y = y - u * y) by (replace (u * ((-1) + N) * y) with ((N * u) * y - u * y) by ring;
+      rewrite hu; ring).
+  split; apply (Rmult_le_reg_r L); try exact hLn.
+  - replace ((2 * (- u * a - u * ((-1) + N) * x + r + L / 2 + u * b + u * ((-1) + N) * y) / L - 1) * L) with
+      (2 * (- u * a - u * ((-1) + N) * x + r + L / 2 + u * b + u * ((-1) + N) * y) - L) by (field; lra).
+    replace (((-2) * r + (-2) * a + 2 * x) * / L * L) with ((-2) * r + (-2) * a + 2 * x) by (field; lra).
+    rewrite q1, q2. nra.
+  - replace ((1 - 2 * (- u * a - u * ((-1) + N) * x + r + L / 2 + u * b + u * ((-1) + N) * y) / L) * L) with
+      (L - 2 * (- u * a - u * ((-1) + N) * x + r + L / 2 + u * b + u * ((-1) + N) * y)) by (field; lra).
+    replace (((-2) * r + (-2) * a + 2 * x) * / L * L) with ((-2) * r + (-2) * a + 2 * x) by (field; lra).
+    rewrite q1, q2. nra.
+Qed.
+Lemma hf_rpow_half : forall d : R, 0 < d -> exp ((-1 / 2) * (ln d)) = / sqrt d.
+Proof.
+  intros d hd. assert (hs : 0 < sqrt d) by (apply sqrt_lt_R0; lra).
+  assert (h2 : 2 * ln (sqrt d) = ln d) by (rewrite <- (sqrt_sqrt d) at 2 by lra; rewrite ln_mult by lra; ring).
+  rewrite <- (exp_ln (sqrt d)) by exact hs. rewrite <- exp_Ropp. f_equal. lra.
+Qed.
+Lemma hf_relu_start : forall rho1 d : R, 0 < rho1 -> rho1 < 1 -> d >= (/ (rho1 ^ 2)) ->
+  0 < exp ((-1 / 2) * (ln d)) /\\ exp ((-1 / 2) * (ln d)) <= rho1.
+Proof.
+  intros rho1 d hr0 hrr hd. split; [apply exp_pos |].
+  assert (hq : 0 < / (rho1 ^ 2)) by (apply Rinv_0_lt_compat; nra).
+  rewrite hf_rpow_half by lra.
+  assert (hs : 0 < sqrt d) by (apply sqrt_lt_R0; lra).
+  assert (htt : / sqrt d * / sqrt d = / d) by (rewrite <- Rinv_mult, sqrt_sqrt; [reflexivity | lra]).
+  assert (hdr : / d <= rho1 * rho1) by (replace (rho1 * rho1) with (/ / (rho1 ^ 2)) by (field; lra);
+    apply Rinv_le_contravar; [exact hq | lra]).
+  assert (0 < / sqrt d) by (apply Rinv_0_lt_compat; exact hs). nra.
+Qed.
+"""
+#: Each conjunct of a relu statement: linear, a product of non-zero factors, rho1^(-2) > 1, A(d^(-1/2)) as written
+#: (ln (exp x) = x, d^(-1/2) = 1/sqrt d), or an instance of `hf_relu_time` (the conjunct itself: `lra` does not close
+#: a polynomial of that size).
+_RELU = (
+    "first [ lra | (repeat apply Rmult_integral_contrapositive_currified; first [ lra | apply pow_nonzero; lra ]) "
+    "| (unfold Rgt; rewrite <- Rinv_1; apply Rinv_lt_contravar; nra) "
+    "| (rewrite ln_exp, (hf_rpow_half d hd0), ?pow_1; ring) "
+    "| (pose proof (hf_relu_time lam beta rho1 (IZR n) d ltac:(lra) ltac:(lra) ltac:(lra) ltac:(lra) ltac:(lra) "
+    "ltac:(lra)) as [hup hlo]; assumption) ]"
+)
 #: A(rho0) = 0 at rho0 = 0: each logarithm's argument is 1.
 _AT_ZERO = "repeat match goal with |- context [ln ?x] => replace x with 1 by field; rewrite ln_1 end; ring"
 
 
 def lemmas(attention: str) -> str:
-    """The lemmas of a `reduced-time` file; NotTranslatable for relu's bracket, which has none."""
-    if attention != "softmax":
-        raise NotTranslatable("no Coq proof written for relu's bracket (its three logarithms of d)")
-    return LEMMAS
+    """The lemmas of a `reduced-time` file of that attention."""
+    return LEMMAS if attention == "softmax" else RELU_LEMMAS
 
 
-def proof(statement: UniversalStatement) -> str | None:
-    """The proof of a statement the lemmas close (a limit relation, a bound of the factor, A(0) = 0), else None."""
+def proof(statement: UniversalStatement, attention: str) -> str | None:
+    """The proof of a statement the lemmas close (a limit relation, a bound of the factor, A(0) = 0; relu's start
+    and A(rho0) too), else None (the generic proof)."""
     names = [name for group, _ in binders(statement) for name in group]
     relation = statement.goal[-1] if statement.goal[0] == "and" else statement.goal
     intros = f"  intros {' '.join(names + [f'h{k}' for k in range(len(statement.hypotheses))])}."
     nodes = list(_nodes(statement.goal))
+    if attention == "relu":
+        of_d = [node for node in nodes if node[:2] in (["rpow", ["sym", "d"]], ["rpow", ["log", ["sym", "d"]]])]
+        if "rho" in names or not (of_d or ["pow", ["sym", "rho1"], -2] in nodes):
+            return None
+        known = (
+            "  assert (hq : 0 < / (rho1 ^ 2)) by (apply Rinv_0_lt_compat; nra). assert (hd0 : 0 < d) by lra.\n"
+            "  pose proof (hf_relu_start rho1 d ltac:(lra) ltac:(lra) ltac:(lra)) as [hs0 hs1]."
+        )
+        return f"{intros}\n{known}\n  repeat match goal with |- _ /\\ _ => split end; {_RELU}."
     if any(node[:2] == ["rpow", ["log", ["sym", "n"]]] for node in nodes):  # h at an end against L, error C/log n
         ends = [node[1] for node in nodes if node[:1] == ["exp"] and "beta" in str(node[1])]
         posed = [

@@ -94,7 +94,7 @@ def source(
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
         lemmas += reduced_time.lemmas(bracket) if bracket else ""
-        written = [reduced_time.proof(s) if bracket else None for s in problem]
+        written = [reduced_time.proof(s, bracket) if bracket else None for s in problem]
         proofs = "\n".join(
             f"{text}\nProof.\n{own}\nQed.\n" if own else _universal(s, text, first)
             for s, text, first, own in zip(problem, texts, offsets, written, strict=True)

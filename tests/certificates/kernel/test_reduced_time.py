@@ -19,10 +19,8 @@ from typing import Any
 import pytest
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.loader import parse_claims
-from headflow.certificates.coq.reduced_time import lemmas
 from headflow.certificates.kernel import reduced_time
 from headflow.certificates.kernel.coq.certificate import problem
-from headflow.certificates.kernel.coq.statements import NotTranslatable
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
@@ -44,6 +42,15 @@ as = "n -> oo"
 {relation}
 """
 LOG_N = SOFTMAX.replace("{relation}", 'order = "Theta(log(n))"')
+RELU = """
+[[claim]]
+id = "relu-time"
+kind = "asymptotic"
+quantity = "clustering_time"
+attention = "relu"
+as = "d -> oo"
+order = "~ n * log(d) / (4 * lam**2 * beta)"
+"""
 WRONG = SOFTMAX.replace("{relation}", 'limit = "1 / lam"\nover = "log(n)"')
 
 
@@ -169,13 +176,24 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
 @needs_coqc
 def test_coq_re_checks_the_softmax_time_and_no_forgery(tmp_path: Path) -> None:
     """The bracket's lemmas (`certificates.coq.reduced_time`) and each statement's proof: coqc accepts the file; a
-    forged certificate gets no Coq file (the kernel rejects it first); relu's bracket has no lemma written."""
+    forged certificate gets no Coq file (the kernel rejects it first)."""
     path = _written(tmp_path)
     assert coq_files.check(path).status == "re-checked by Coq"
     forged = forged_file(path, tmp_path, lambda data: _doubled("low")(data["statement"], data["payload"]), name="f")
     assert coq_files.check(forged).status == "rejected by Coq"
-    with pytest.raises(NotTranslatable, match="relu's bracket"):
-        lemmas("relu")
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_coq_re_checks_the_relu_time(tmp_path: Path) -> None:
+    """Relu's bracket (G = 1, three logarithms of d; its search takes about 85 s): T/(n log(d)/(4 lam^2 beta)) -> 1,
+    re-checked by Coq with relu's lemmas."""
+    relu = _claim(RELU)
+    found = search(relu, True)
+    assert found is not None
+    statement, payload = found
+    path = write_certificate(tmp_path, "relu-time", "smt", payload, embedded(relu), statement)
+    assert check_file(path).ok and coq_files.check(path).status == "re-checked by Coq"
 
 
 def test_no_certificate_for_what_the_form_does_not_state() -> None:
