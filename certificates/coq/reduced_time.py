@@ -23,6 +23,7 @@ rho1's, the 1/n weights in [0, 1]).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from headflow.certificates.kernel.coq.statements import UniversalStatement, binders, translated
@@ -103,21 +104,38 @@ _DENOMINATORS = """  assert (0 < 1 + ((-1) * rho)) by lra. assert (0 < 1 + (rho 
   assert (0 < (exp (beta * lam)) + (((IZR n) + (-1)) * (exp ((beta * lam) * rho)))) by nra.
   field; repeat split; first [ apply pow_nonzero; lra | lra | nra | (apply Rmult_integral_contrapositive; split;
     first [ apply pow_nonzero; lra | apply Rinv_neq_0_compat; apply pow_nonzero; lra | lra | nra ]) ]."""
-#: Relu's lemmas: d^(-1/2) = 1/sqrt d, the start d^(-1/2) in (0, rho1] for d >= rho1^(-2), and the time (G = 1: T is
-#: A(rho1) - A(rho0)) over its scale n log(d)/(4 lam^2 beta) within C/log d of 1 (each logarithm of d against rho1's).
-RELU_LEMMAS = """Lemma hf_relu_time : forall lam beta rho1 N d : R,
-  0 < lam -> 0 < beta -> 0 < rho1 -> rho1 < 1 -> 2 <= N ->
-  d >= (/ (rho1 ^ 2)) -> (((1 * (((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1) * (/ (N ^ 1)) * (ln (1 +
-      ((-1) * rho1)))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + (rho1 * ((-1) + N))))) + (ln rho1))) - ((1 / 2) * N
-      * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1 / 2) * (ln d)) + ((-1) * (/ (N ^ 1)) * (ln (1 + ((-1) * (/ ((sqrt d) ^
-      1)))))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + ((/ ((sqrt d) ^ 1)) * ((-1) + N))))))))) / ((N * (ln d)) /
-      ((4 * (lam ^ 2)) * beta))) - 1) <= ((((-2) * (ln rho1)) + ((-2) * (ln (1 + ((-1) * rho1)))) + (2 * (ln (1 + (rho1
-      * ((-1) + N)))))) * (exp ((-1) * (ln (ln d))))) /\\ (1 - ((1 * (((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) *
-      (((-1) * (/ (N ^ 1)) * (ln (1 + ((-1) * rho1)))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + (rho1 * ((-1) +
-      N))))) + (ln rho1))) - ((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1 / 2) * (ln d)) + ((-1) * (/ (N ^ 1))
-      * (ln (1 + ((-1) * (/ ((sqrt d) ^ 1)))))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + ((/ ((sqrt d) ^ 1)) *
-      ((-1) + N))))))))) / ((N * (ln d)) / ((4 * (lam ^ 2)) * beta)))) <= ((((-2) * (ln rho1)) + ((-2) * (ln (1 + ((-1)
-      * rho1)))) + (2 * (ln (1 + (rho1 * ((-1) + N)))))) * (exp ((-1) * (ln (ln d))))).
+#: Relu's bracket in the kernel's terms (n written N): A(rho1), A(d^(-1/2)) as the prover writes it, h at either end
+#: (G = 1: T = A(rho1) - A(rho0)) and the error on the log scale; the same with the logarithms named, for the proof.
+_RELU_A1 = (
+    "((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1) * (/ (N ^ 1)) * (ln (1 + ((-1) * rho1)))) + ((-1) * "
+    "(/ (N ^ 1)) * ((-1) + N) * (ln (1 + (rho1 * ((-1) + N))))) + (ln rho1)))"
+)
+_RELU_A0 = (
+    "((1 / 2) * N * (/ (beta ^ 1)) * (/ (lam ^ 2)) * (((-1 / 2) * (ln d)) + ((-1) * (/ (N ^ 1)) * (ln (1 + ((-1) * "
+    "(/ ((sqrt d) ^ 1)))))) + ((-1) * (/ (N ^ 1)) * ((-1) + N) * (ln (1 + ((/ ((sqrt d) ^ 1)) * ((-1) + N)))))))"
+)
+_RELU_H = f"((1 * ({_RELU_A1} - {_RELU_A0})) / ((N * (ln d)) / ((4 * (lam ^ 2)) * beta)))"
+_RELU_ERROR = (
+    "((((-2) * (ln rho1)) + ((-2) * (ln (1 + ((-1) * rho1)))) + (2 * (ln (1 + (rho1 * ((-1) + N)))))) * "
+    "(exp ((-1) * (ln (ln d)))))"
+)
+_RELU_NAMES = {
+    "(N ^ 1)": "N",
+    "(beta ^ 1)": "beta",
+    "(ln (1 + ((-1) * rho1)))": "a",
+    "(ln (1 + (rho1 * ((-1) + N))))": "x",
+    "(ln rho1)": "r",
+    "(/ ((sqrt d) ^ 1))": "t",
+    "(ln (1 + ((-1) * t)))": "b",
+    "(ln (1 + (t * ((-1) + N))))": "y",
+    "(ln d)": "L",
+}
+_RELU_NAMED = functools.reduce(lambda text, pair: text.replace(*pair), _RELU_NAMES.items(), _RELU_H)
+#: Relu's lemmas: d^(-1/2) = 1/sqrt d, the start d^(-1/2) in (0, rho1] for d >= rho1^(-2), and the time over its scale
+#: n log(d)/(4 lam^2 beta) within C/log d of 1 (each logarithm of d against rho1's, the weights 1/n in [0, 1]).
+RELU_LEMMAS = f"""Lemma hf_relu_time : forall lam beta rho1 N d : R,
+  0 < lam -> 0 < beta -> 0 < rho1 -> rho1 < 1 -> 2 <= N -> d >= (/ (rho1 ^ 2)) ->
+  ({_RELU_H} - 1) <= {_RELU_ERROR} /\\ (1 - {_RELU_H}) <= {_RELU_ERROR}.
 Proof.
   intros lam beta rho1 N d hl hb hr0 hrr hN hd.
   assert (hr2 : 1 < / (rho1 ^ 2)) by (rewrite <- Rinv_1; apply Rinv_lt_contravar; nra).
@@ -142,10 +160,8 @@ Proof.
   assert (LtX' : 0 <= ln (1 + (t * ((-1) + N)))) by (rewrite <- ln_1; apply ln_le; nra).
   set (a := ln (1 + ((-1) * rho1))) in *. set (r := ln rho1) in *. set (x := ln (1 + (rho1 * ((-1) + N)))) in *.
   set (b := ln (1 + ((-1) * t))) in *. set (y := ln (1 + (t * ((-1) + N)))) in *. set (L := ln d) in *.
-  assert (e : (1 * (((1 / 2) * N * (/ beta) * (/ (lam ^ 2)) * (((-1) * (/ N) * a) + ((-1) * (/ N) * ((-1) + N) * x)
-      + r)) - ((1 / 2) * N * (/ beta) * (/ (lam ^ 2)) * (((-1 / 2) * L) + ((-1) * (/ N) * b) + ((-1) * (/ N) * ((-1) +
-      N) * y))))) / ((N * L) / ((4 * (lam ^ 2)) * beta)) = 2 * (- / N * a - / N * ((-1) + N) * x + r + L / 2 + / N * b +
-      / N * ((-1) + N) * y) / L)
+  assert (e : {_RELU_NAMED} =
+      2 * (- / N * a - / N * ((-1) + N) * x + r + L / 2 + / N * b + / N * ((-1) + N) * y) / L)
     by (field; repeat split; lra).
   rewrite e.
   set (u := / N).
