@@ -148,10 +148,13 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
     """One test, so that one worker runs the search (20 s): the certificate of Theta(log n) and its sentence; every
     attack rejected; check-cert --claims refuses it for the claim Theta(n) and for relu, and relabelled; its Coq
     problem (the identity, then the built statements)."""
-    statement, payload = _proved()
+    statement, _ = _proved()
     assert statement["expression"] == ["div", ["sym", "T"], ["log", ["sym", "n"]]] and statement["sign"] == ">"
     assert statement["start"] == ["rat", "0"] and [v["name"] for v in statement["variables"]][-1] == "n"
-    proved = _check(statement, payload)
+    path = _written(tmp_path)
+    checked = check_file(path)  # the file as `certify` writes it: its sentence, its Coq problem below
+    assert checked.ok, checked.message
+    proved = checked.proved
     assert "softmax clustering time of equiangular tokens from rho0 = 0 to rho1" in proved
     assert "A'(rho) G(rho) R(rho) = 1 (exact)" in proved and "mean value theorem" in proved
     assert [name for name, edit in ATTACKS.items() if not _rejected(edit)] == []
@@ -159,8 +162,6 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
     huge_payload["bracket"]["antiderivative"] = ["add", *[["sym", "rho"]] * 5000]
     with pytest.raises(TreeError, match="larger than 4000 nodes"):
         _check(huge, huge_payload)
-    path = _written(tmp_path)
-    assert check_file(path).ok
     assert recheck(path, claims={"softmax-time": _claim(LOG_N)}, read_claim=True).ok
     linear = _claim(SOFTMAX.replace("{relation}", 'order = "Theta(n)"'))
     assert not recheck(path, claims={"softmax-time": linear}, read_claim=True).ok
@@ -168,7 +169,7 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
     assert not recheck(path, claims={"softmax-time": relu}, read_claim=True).ok
     relabelled = forged_file(path, tmp_path, lambda data: data["statement"].__setitem__("claim", "other"), name="s")
     assert not check_file(relabelled).ok
-    _, stated = problem(check_file(path))  # Coq states A' G R = 1, then the built statements
+    _, stated = problem(checked)  # Coq states A' G R = 1, then the built statements
     assert len(stated) == 14 and stated[0].goal[-1][0] == "=" and stated[0].goal[-1][2] == ["rat", "1"]
     assert "rho" in stated[0].constants and stated[1:] and all(s.name.startswith("softmax-time.") for s in stated)
 
