@@ -24,9 +24,10 @@ rho1's, the 1/n weights in [0, 1]).
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from headflow.certificates.kernel.coq.statements import UniversalStatement, binders, translated
+from headflow.certificates.kernel.exprtree import symbols
+from headflow.certificates.trees import subtrees
 
 #: The two lemmas, in the kernel's terms with n, exp(a) and beta lam as variables (so that `apply` and `lra` see the
 #: statements' own subterms).
@@ -232,7 +233,11 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
     names = [name for group, _ in binders(statement) for name in group]
     relation = statement.goal[-1] if statement.goal[0] == "and" else statement.goal
     intros = f"  intros {' '.join(names + [f'h{k}' for k in range(len(statement.hypotheses))])}."
-    nodes = list(_nodes(statement.goal))
+    nodes = list(subtrees(statement.goal))
+
+    def text(tree: object) -> str:
+        return translated(tree, {}, statement.integers)
+
     if attention == "relu":
         of_d = [node for node in nodes if node[:2] in (["rpow", ["sym", "d"]], ["rpow", ["log", ["sym", "d"]]])]
         if "rho" in names or not (of_d or ["pow", ["sym", "rho1"], -2] in nodes):
@@ -243,35 +248,22 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
         )
         return f"{intros}\n{known}\n  repeat match goal with |- _ /\\ _ => split end; {_RELU}."
     if any(node[:2] == ["rpow", ["log", ["sym", "n"]]] for node in nodes):  # h at an end against L, error C/log n
-        ends = [node[1] for node in nodes if node[:1] == ["exp"] and "beta" in str(node[1])]
+        ends = dict.fromkeys(text(node[1]) for node in nodes if node[:1] == ["exp"] and "beta" in symbols(node[1]))
         posed = [
-            f"pose proof (hf_softmax_time lam rho1 (IZR n) ({translated(end, {}, statement.integers)}) ltac:(lra) "
-            "ltac:(lra) ltac:(lra) ltac:(lra) ltac:(repeat apply Rmult_le_pos; lra))"
-            for end in [e for k, e in enumerate(ends) if e not in ends[:k]]
+            f"pose proof (hf_softmax_time lam rho1 (IZR n) ({end}) ltac:(lra) ltac:(lra) ltac:(lra) ltac:(lra) "
+            "ltac:(repeat apply Rmult_le_pos; lra))"
+            for end in ends
         ]
         same = "unfold Rdiv in *; rewrite ?Rinv_mult, ?pow_1 in *"  # 1/(2 lam) and (1/2) / lam^1 as one monomial
-        closing = (
-            f"  repeat match goal with |- _ /\\ _ => split end; first [ lra | ({'; '.join(posed)}; {same}; lra) ]."
-        )
-        return "\n".join([intros, closing])
-    if "rho" in names and relation[0] in (">=", "<=") and "div" in str(relation):  # G between a and b
+        closing = f"first [ lra | ({'; '.join(posed)}; {same}; lra) ]"
+        return f"{intros}\n  repeat match goal with |- _ /\\ _ => split end; {closing}."
+    quotient = any(node[0] == "div" for node in subtrees(relation))
+    if "rho" in names and relation[0] in (">=", "<=") and quotient:  # G between a and b
         bounds = "(hf_softmax_factor (beta * lam) rho rho1 (IZR n) ltac:(nra) ltac:(lra) ltac:(lra))"
         return f"{intros}\n  first [ apply (proj1 {bounds}) | apply (proj2 {bounds}) ]."
     if relation[0] == "=" and "rho" in names and relation[2] == ["rat", "1"]:  # A' G R = 1: its denominators' signs
-        signs = [
-            f"pose proof (exp_pos ({translated(node[1], {}, statement.integers)}))."
-            for node in nodes
-            if node[:1] == ["exp"]
-        ]
-        return "\n".join([intros, *[f"  {line}" for line in dict.fromkeys(signs)], _DENOMINATORS])
+        signs = dict.fromkeys(f"  pose proof (exp_pos ({text(node[1])}))." for node in nodes if node[:1] == ["exp"])
+        return "\n".join([intros, *signs, _DENOMINATORS])
     if relation[0] == "=" and "rho" not in names and relation[2] == ["rat", "0"]:  # A(0) = 0
         return f"{intros}\n  {_AT_ZERO}."
     return None
-
-
-def _nodes(tree: Any) -> Any:
-    """Every subtree of a tree (a list: not a power's integer exponent), the tree first."""
-    if isinstance(tree, list):
-        yield tree
-        for child in tree[1:] if tree and tree[0] not in ("rat", "sym") else ():
-            yield from _nodes(child)

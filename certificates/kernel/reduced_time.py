@@ -81,9 +81,9 @@ def built(statement: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, 
         raise Rejected(f"{FORM}: variables lam, beta, rho1, an integer n >= 2 (d if rho0 names it); h monotone in T")
     A, G, at_start, at_target, low, high = (bracket[k] for k in BRACKET)
     base, along = _domains(statement)
-    if not formal_zero(["sub", identity(statement, payload)["lhs"], ONE]):
-        raise Rejected(f"{FORM}: A'(rho) G(rho) R(rho) = 1 is not an identity")
     R = rate(statement)
+    if not formal_zero(["sub", _identity(along, bracket, R)["lhs"], ONE]):
+        raise Rejected(f"{FORM}: A'(rho) G(rho) R(rho) = 1 is not an identity")
     found = [base | {"lhs": ZERO, "op": "<", "rhs": start}] * (kind == "relu")
     found += [base | {"lhs": start, "op": "<=", "rhs": ["sym", "rho1"]}, along | {"lhs": R, "op": ">", "rhs": ZERO}]
     found += [along | {"lhs": G, "op": ">=", "rhs": low}, along | {"lhs": G, "op": "<=", "rhs": high}]
@@ -109,9 +109,12 @@ def _domains(statement: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]
 def identity(statement: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
     """A'(rho) G(rho) R(rho) = 1 along the path (A' the kernel's derivative), the identity `built` checks exactly: for
     Coq, once `built` has accepted the certificate."""
-    bracket = payload["bracket"]
-    lhs = ["mul", derivative(bracket["antiderivative"], "rho"), bracket["factor"], rate(statement)]
-    return _domains(statement)[1] | {"lhs": lhs, "op": "=", "rhs": ONE}
+    return _identity(_domains(statement)[1], payload["bracket"], rate(statement))
+
+
+def _identity(along: dict[str, Any], bracket: dict[str, Any], R: list[Any]) -> dict[str, Any]:
+    lhs = ["mul", derivative(bracket["antiderivative"], "rho"), bracket["factor"], R]
+    return along | {"lhs": lhs, "op": "=", "rhs": ONE}
 
 
 def _at_least(bound: object, least: int) -> bool:

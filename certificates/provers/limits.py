@@ -33,6 +33,7 @@ from headflow.certificates.provers.smt_refinement import products, refine, symbo
 from headflow.certificates.statements.limits import elaborate, reference
 from headflow.certificates.store import write_certificate
 from headflow.certificates.sympy_trees import from_sympy
+from headflow.certificates.trees import subtrees
 
 #: The rates k tried on each scale, in order.
 RATES = (Fraction(2), Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(1, 8))
@@ -96,7 +97,7 @@ def search(
     elif claim.relation == "~" and not holds and value is not None:
         limit_tree = ["sub", value, ["rat", "1"]]
     expression = parse_tree(claim.raw["expr"], names)
-    logs = ["log", ["sym", claim.variable.name]] in _nodes(expression)  # exp(gamma log n) is n**gamma too
+    logs = ["log", ["sym", claim.variable.name]] in subtrees(expression)  # exp(gamma log n) is n**gamma too
     budget = POWER_CANDIDATES if symbolic_power(expression) or logs else CANDIDATES
     budget = 1 if at else budget  # at a point: one candidate, the products and power cuts only (`_cuts`)
     columns = [{"sign": s} if s else {} for s in ((">", "<") if sign == "!" else (sign,))]
@@ -124,13 +125,6 @@ def search(
                 continue
             return statement, payload
     return None
-
-
-def _nodes(tree: Any) -> list[Any]:
-    """Every subtree of a tree, the tree first."""
-    if not isinstance(tree, list) or not tree or tree[0] in ("rat", "sym"):
-        return [tree]
-    return [tree] + [node for child in tree[1:] for node in _nodes(child)]
 
 
 def _sign(relation: str, holds: bool) -> str | None:
@@ -240,7 +234,7 @@ def _exp_errors(claim: AsymptoticClaim, limit: Tree, infinite: bool = False) -> 
     v, found, names = ["sym", claim.variable.name], [], {s.name: s for s in claim.order}
     trees = [parse_tree(claim.raw["expr"], names)]
     trees = [reference(claim, names), *trees] if infinite else trees
-    for node in [node for tree in trees if tree is not None for node in _nodes(tree)]:
+    for node in [node for tree in trees if tree is not None for node in subtrees(tree)]:
         argument = node[1] if node[:1] == ["exp"] else None
         over = argument[2] if argument and argument[0] == "div" and argument[2][0] == "rat" else None
         argument = argument[1] if over else argument

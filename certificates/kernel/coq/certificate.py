@@ -54,9 +54,8 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
     if form == (REDUCED_TIME, None, "smt"):  # A' G R = 1 (A' the kernel's derivative), then the built statements
         built = zip(time_built(statement, payload), payload["cuts"], strict=True)
         found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
-        return checked.proved, _relation(
-            time_identity(statement, payload), f"{claim_id}.identity", {"cuts": []}
-        ) + found
+        identity = _relation(time_identity(statement, payload), f"{claim_id}.identity", {"cuts": []})
+        return checked.proved, identity + found
     if form in ((model_statements.FORM, None, "witness"), (registry_statements.FORM, "configuration", "witness")):
         claim = model_statements.statement_of(statement.get("model", statement), claim_id)  # a registry's is inside
         return f"{EXACT_FACTS}; {checked.proved}", witness_problem(claim, payload)

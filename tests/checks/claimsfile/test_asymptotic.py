@@ -199,6 +199,16 @@ def test_exponential_scales_in_beta_are_decided_only_when_the_rate_is_proved_pos
     assert verdicts["two-rates"][1]["witness"]["point"] == "lam = 1, mu = 2", verdicts["two-rates"]
 
 
+def test_an_integer_power_in_beta_is_decided_not_crashed() -> None:
+    """(1 + e^(-lam beta))^2 -> 1 as beta -> oo: the exp scale's error search walks the expression, whose power has an
+    integer exponent (a leaf that is not a node); it crashed there, leaving a true claim INCONCLUSIVE."""
+    square = claim("square", quantity="expression", expr="(1 + exp(-lam*beta))**2",
+                   domain='{ lam = "positive", beta = "positive" }',
+                   limit="1", **{"as": "beta -> oo"})  # fmt: skip
+    verdict, evidence = decide(square)["square"]
+    assert verdict is Verdict.PROVED, evidence
+
+
 def test_exact_numbers_decide_limits_of_closed_forms() -> None:
     """A float literal is the number written (0.1 is 1/10); a claimed 0.333... is not 1/3."""
     verdicts = decide(
