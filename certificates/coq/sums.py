@@ -52,10 +52,12 @@ from headflow.certificates.coq.sums_terms import (
     times,
     tree_of,
 )
+from headflow.certificates.kernel.ball_model import stated_delta
 from headflow.certificates.kernel.coq.statements import TextStatement, statements
-from headflow.certificates.kernel.coq.sums_statement import DEFINED, VELOCITY, XDOT
+from headflow.certificates.kernel.coq.sums_statement import DEFINED, VELOCITY, XDOT, bounded
 from headflow.certificates.kernel.model_statements import statement_of, term_of
 from headflow.certificates.kernel.model_sums import DEFINED as KERNEL_DEFINED
+from headflow.certificates.kernel.model_sums import RATES, margins
 
 #: The lemmas every proof uses (sums, inner products, linear maps, the softmax row), proved in the file itself.
 LEMMAS = Path(__file__).with_name("sums_lemmas.v").read_text(encoding="ascii")
@@ -72,6 +74,8 @@ FIELD = "field; repeat split; assumption."
 HYPOTHESIS_NAMES = {"aligned-values": "HWM", "scalar-heads": "HSc", "symmetric-scores": "HMs", "unit-tokens": "Hunit"}
 #: The scalars defined in the statement, as the kernel defines them (`model_sums.DEFINED`).
 DEFINITIONS = {"a": "a_h_i", "T": "T_h_i", "A": "A_h_i", "s": "s_h_ij", "entropy": "entropy_h_i"}
+#: The energies' rates, which the kernel reads as `model_sums.RATES` for usa heads, self-adjoint and aligned.
+RATE_NAMES = {"dEh": "dE_h_dt", "dE": "dE_dt"}
 ZERO = (0, 0, 0, 0)
 CONGRUENCES = {"+": "Rplus", "-": "Rminus", "*": "Rmult"}
 #: The names the proof introduces: the statement's binders and premises (then its `given` bounds, hypotheses, lets).
@@ -114,6 +118,10 @@ class ProofWriter:
         self.count = 0
         self.lines: list[str] = []
         self.expander = Expander(self.fresh, self.claim.attention, self.claim.geometry, self.hypotheses)
+        aligned = {"symmetric-scores", "aligned-values"} <= self.hypotheses
+        self.rates = self.claim.attention == "usa" and aligned  # the kernel's reading of the rates (`RATES`)
+        self.bounds = bounded(self.claim)  # the reals the cross premises bound
+        self.margins = [tree_of(m, {"i": "i", "h": "h"}) for m in margins(self.claim)]  # the premises G0, G1, ...
 
     def fresh(self, kind: str) -> str:
         self.count += 1
@@ -281,12 +289,16 @@ class ProofWriter:
         return " ".join(steps)
 
     def named(self, node: tuple[Any, ...], scope: list[str]) -> tuple[NF, str]:
-        """A defined scalar (a, T, A, s, the entropy): its definition rewritten, then its term's equation."""
+        """A defined scalar (a, T, A, s, the entropy, the energies' rates): its definition rewritten, then its term's
+        equation."""
         name, args = node[1], node[2:]
-        if name not in DEFINITIONS:
+        if name in RATE_NAMES and self.rates:
+            definition = tree_of(RATES[RATE_NAMES[name]], {"h": args[0]} if args else {})
+        elif name in DEFINITIONS:
+            letters = {"h": args[0], "i": args[1]} | ({"j": args[2]} if len(args) > 2 else {})
+            definition = tree_of(KERNEL_DEFINED[DEFINITIONS[name]], letters)
+        else:
             raise NotWritten(f"sums: {name} is not a scalar of the statement")
-        letters = {"h": args[0], "i": args[1]} | ({"j": args[2]} if len(args) > 2 else {})
-        definition = tree_of(KERNEL_DEFINED[DEFINITIONS[name]], letters)
         nf, inner = self.equation(definition, scope)
         unfold = f"rewrite (D{name} {' '.join(args)})." + (" setoid_rewrite Dlogp." if name == "entropy" else "")
         return nf, self.asserted(scope, f"{text(node)} = {nf_text(nf)}", f"{unfold} exact {inner}.")
@@ -390,6 +402,24 @@ class ProofWriter:
             return f"apply hf_hsum_nonneg; intros {k} _; {self.nonnegative(renamed(node[3], {node[2]: k}))}"
         if op == "ip" and node[1] == node[2]:
             return "apply (hf_ip_pos _ ip Hip)"
+        if op == "/":
+            positive = "repeat first [ apply Rmult_lt_0_compat | apply pow_lt ]; lra"
+            return (
+                f"unfold Rdiv; apply Rmult_le_pos; [ {self.nonnegative(node[1])} | "
+                f"apply Rlt_le, Rinv_0_lt_compat; {positive} ]"
+            )
+        if node in self.margins:  # a given condition's premise, read at the statement's own i and h
+            return "lra"
+        if op == "-" and node[1][:2] == ("hsum", "H") and renamed(node[1][3], {node[1][2]: "h"}) == node[2]:
+            g = node[1][2]
+            bounds = "".join(f"pose proof (X{b} {g} t Hg Hgh); " for b in self.bounds)
+            near = (
+                f"match goal with |- context [ip (f h ?t) (f {g} ?t)] => {bounds} "
+                f"pose proof (Rle_abs (ip (f h t) (f {g} t))); pose proof (Rle_abs (- ip (f h t) (f {g} t))) end; "
+                "rewrite ?Rabs_Ropp in *; nra"
+            )
+            offdiagonal = f"apply (hf_offdiag H h (fun {g} => {text(node[1][3])}))"
+            return f"{offdiagonal}; [ exact Hh | intros {g} Hg Hgh; cbv beta; {near} ]"
         raise NotWritten(f"sums: no sign of {text(node)[:60]} by its shape")
 
     # --- the whole proof
@@ -397,8 +427,10 @@ class ProofWriter:
     def preamble(self) -> list[str]:
         kind, geometry = self.claim.attention, self.claim.geometry
         givens = [f"G{k}" for k in range(len(self.claim.given))]
-        hyps = [HYPOTHESIS_NAMES[h] for h in sorted(self.hypotheses)]
-        names = BOUND + givens + hyps + list(DEFINED)
+        hyps = [HYPOTHESIS_NAMES[h] for h in sorted(self.hypotheses) if h in HYPOTHESIS_NAMES]
+        premises = ["Hh", *(["Hq"] if stated_delta(self.claim.hypotheses) is not None else [])]
+        premises += [f"H{b}" for b in self.bounds]
+        names = BOUND[:12] + self.bounds + BOUND[12:] + hyps + premises + list(DEFINED) + givens
         rows = [f"intros {' '.join(names)}."]
         facts = {
             "Ds": "forall g t u, s g t u = ip (x t) (M g (x u))",
@@ -416,6 +448,7 @@ class ProofWriter:
             facts["Dw"] = "forall g t u, w g t u = p g t u"
         rows += [f"assert ({k} : {v}) by (intros; reflexivity)." for k, v in facts.items()]
         rows += [*FACTS, f"assert (Pw : forall g t u, 0 <= w g t u) by (intros; {POSITIVE_WEIGHT[kind]})."]
+        rows += self.rate_facts() + self.cross_facts()
         if kind != "softmax" and "symmetric-scores" in self.hypotheses:
             rows.append(
                 "assert (Wsym : forall g t u, w g t u = w g u t) by (intros; unfold w, s; "
@@ -428,6 +461,51 @@ class ProofWriter:
             )
             m = k.lower()
             rows.append(f"pose proof (hf_map_{lemma} _ M HM) as M{m}. pose proof (hf_map_{lemma} _ W HW) as W{m}.")
+        return rows
+
+    def rate_facts(self) -> list[str]:
+        """dEh g and dE as the kernel reads them (`model_sums.RATES`), from the lemma `hf_energy_rate` (the
+        derivative along the motion, then the symmetry of the scores) and F's definition."""
+        if not self.rates:
+            return []
+        head, total = (text(tree_of(RATES[name], {"h": "g"})) for name in ("dE_h_dt", "dE_dt"))
+        rate = (
+            "intros g. unfold dEh. rewrite (hf_energy_rate _ ip Hip (M g) (HM g) (HMs g) x xdot n beta "
+            "(Rgt_not_eq _ _ Hb) ltac:(apply not_0_INR; lia)). unfold Rdiv. f_equal. apply hf_hsum_ext; intro j. "
+            "unfold f, w, s. f_equal. apply vsum_proper; [reflexivity | intro u]. rewrite HWM. reflexivity."
+        )
+        whole = (
+            "unfold dE. setoid_rewrite DdEh. unfold Rdiv. rewrite hf_hsum_mult_r. f_equal. rewrite hf_hsum_switch. "
+            "apply hf_hsum_ext; intro j. rewrite DF, (hf_ip_vsum_r _ ip Hip). reflexivity."
+        )
+        return [
+            f"assert (DdEh : forall g, dEh g = {head}).\n  {{ {rate} }}",
+            f"assert (DdE : dE = {total}).\n  {{ {whole} }}",
+        ]
+
+    def cross_facts(self) -> list[str]:
+        """For each real a cross premise bounds: |<f^h_t, f^g_t>| <= delta Zn h t Zn g t (usa) or delta (softmax,
+        whose rows sum to 1) for g != h, from `hf_cross_pair` at the weights and the premise at unit tokens."""
+        if "unit-tokens" not in self.hypotheses or not {"symmetric-scores", "aligned-values"} <= self.hypotheses:
+            return []
+        softmax = self.claim.attention == "softmax"
+        rows = ["assert (Wrow : forall g t, hsum n (w g t) = 1) by (intros; exact (Prow g t))."] if softmax else []
+        for b in self.bounds:
+            weight = "" if softmax else " * Zn h t * Zn g t"
+            pair = (
+                f"pose proof (hf_cross_pair _ ip Hip n (w h t) (w g t) (fun u => W h (x u)) (fun u => W g (x u)) {b} "
+                f"(Pw h t) (Pw g t)) as X"
+            )
+            premise = (
+                f"intros u1 u2. rewrite !HWM, (HMs h (x u1) (M g (x u2))). "
+                f"pose proof (H{b} h g (x u1) (x u2) Hh Hg (fun e => Hgh (eq_sym e))) as B. "
+                "rewrite !Hunit, sqrt_1 in B. lra"
+            )
+            close = "rewrite !Wrow, !Rmult_1_r in X. apply X. " if softmax else "apply X. "
+            rows.append(
+                f"assert (X{b} : forall g t, (g < H)%nat -> g <> h -> Rabs (ip (f h t) (f g t)) <= {b}{weight}).\n"
+                f"  {{ intros g t Hg Hgh. {pair}. {close}{premise}. }}"
+            )
         return rows
 
     def proof(self) -> str:

@@ -124,6 +124,10 @@ def tree_of(term: Term, env: dict[str, str]) -> tuple[Any, ...]:
             return ("atom", ("lambda", head))
         if name in ("E", "E_h"):
             return ("atom", ("E",) if name == "E" else ("Eh", head))
+        if name in ("dE_dt", "dE_h_dt"):
+            return ("named", "dE") if name == "dE_dt" else ("named", "dEh", head)
+        if name in ("delta_op", "delta"):
+            return ("atom", (name,))
         if name == "s_h_ij":
             return ("named", "s", head, env[slots.pair[0]], env[slots.pair[1]])
         if name in ("w_h_ij", "p_h_ij"):

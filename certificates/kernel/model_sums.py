@@ -1,13 +1,13 @@
 """Model statements for every n, d, H (kind `sums`): both sides in a normal form of sums over tokens and heads.
 
 A universal `model` statement (`model_statements`) of the sphere or flat space without exact data, mask, interaction or
-fixed indices, with beta > 0 and `given` conditions that bound the sizes (`H >= 2`), is proved when rhs - lhs (an
-equality), or the difference of its sides that should be >= 0 (`<=`, `>=`), is identically sum_k c_k N_k. The payload
-`{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k as a model term over the
-sizes alone whose coefficients are all >= 0 once each size is written as its least value plus a number >= 0 (n >= 2, d
->= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its shape (`nonnegative`:
-numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by their definitions, and their sums, products and
-sums over tokens and heads).
+fixed indices, with beta > 0 and `given` conditions (bounds of the sizes, `H >= 2`, or conditions on the configuration),
+is proved when rhs - lhs (an equality), or the difference of its sides that should be >= 0 (`<=`, `>=`), is identically
+sum_k c_k N_k. The payload `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k
+as a model term over the sizes alone whose coefficients are all >= 0 once each size is written as its least value plus
+a number >= 0 (n >= 2, d >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its
+shape (`nonnegative`: numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by their definitions, and
+their sums, products and sums over tokens and heads; a given condition's margin outside any sum).
 
 "Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
 binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b H^c
@@ -22,6 +22,16 @@ statement's hypotheses: <x_t, x_t> = 1 (unit-tokens), M_h self-adjoint (symmetri
 relu, whose weight is a function of the score), W_h = M_h (aligned-values), M_h = lambda_h I (scalar-heads). Monomials
 are compared in the relabelling of their dummies whose text is least: relabelling the bound indices of a sum leaves it
 unchanged.
+
+Two facts beyond the definitions, each a lemma of the model (`certificates.kernel.coq.sums_statement` states both for
+Coq). The rate of head h's usa energy along the geometry's velocity, for usa heads with M_h self-adjoint and W_h = M_h:
+dE_h/dt = (1/(2 n^2)) sum_jk e^(beta s_jk) beta (<xdot_j, M_h x_k> + <x_j, M_h xdot_k>) = (1/n^2) sum_j <xdot_j,
+f^h_j> (the chain rule, then s_jk = s_kj), and dE/dt = sum_h dE_h/dt (`RATES`). And Theorem 39's bound of the other
+heads' pairings (`cross_trees`): with M_h self-adjoint, W_h = M_h and unit tokens, for heads g != h, f^h_i = sum_j
+w^h_ij M_h x_j with w >= 0 summing to W^h_i (usa: Z^h_i; softmax: 1), so <f^h_i, f^g_i> = sum_jk w^h_ij w^g_ik <x_j,
+M_h M_g x_k> and |<x_j, M_h M_g x_k>| <= delta, where delta is `delta_op` (max_{h' != g'} |M_h' M_g'|_op, by
+Cauchy-Schwarz) or the `delta` of `orthogonal-heads(delta=q)` (|M_h M_g|_op <= |M_h M_g|_F <= q): so sum_{g != h}
+(delta W^h_i W^g_i +- <f^h_i, f^g_i>) >= 0, written sum_g(B_g) - B_h, is a term >= 0 by its shape.
 """
 
 from fractions import Fraction
@@ -29,8 +39,9 @@ from itertools import permutations, product
 from math import ceil, comb, factorial, floor, prod
 from typing import Any
 
+from .ball_model import stated_delta
 from .model_statements import ModelStatement, shown, statement_of, term_of
-from .model_terms import Term, term_text
+from .model_terms import Term, make, term_text
 from .recheck import Rejected, require_keys, require_list
 
 SIZES = ("n", "d", "H", "beta")
@@ -52,6 +63,11 @@ def _name(written: str) -> list[str]:
     return ["name", written]
 
 
+#: The rates of the usa energies (the module's docstring), for usa heads with M_h self-adjoint and W_h = M_h.
+RATES = {
+    name: term_of(["/", ["sum_j", ["inner", _name("xdot_j"), _name(vector)]], ["pow", _name("n"), 2]], None)
+    for name, vector in (("dE_h_dt", "f_h_j"), ("dE_dt", "F_j"))
+}
 #: The quantities defined from others (SPEC section 1), at token i (and j) and head h.
 DEFINED = {
     name: term_of(tree, None)
@@ -177,6 +193,8 @@ class Expansion:
             return _divided(total, (1, 0, 0, 0), Fraction(1)) if kind == "usa" else total
         if name == "xdot":
             return self.term(DEFINED[f"xdot {geometry}"], {"i": token})
+        if name in RATES and kind == "usa" and {"symmetric-scores", "aligned-values"} <= self.hypotheses:
+            return self.term(RATES[name], {"h": head})
         if name in DEFINED:
             letters = {"i": pair[0], "j": pair[1]} if pair else {"i": token}
             return self.term(DEFINED[name], letters | {"h": head})
@@ -274,7 +292,7 @@ def _least(claim: ModelStatement) -> dict[str, Fraction]:
     least = {name: Fraction(q) for name, q in LEAST.items()}
     for given in claim.given:
         if given.lhs.op != "symbol" or given.rhs.op != "num":
-            raise Rejected("sums: a given condition bounds a size by a number (H >= 2)")
+            continue  # a condition on the configuration: its margin is a term >= 0 (`margins`)
         name, q = given.lhs.args[0], given.rhs.args[0]
         if given.op in (">=", ">"):
             bound = q if name == "beta" else Fraction(ceil(q) if given.op == ">=" else floor(q) + 1)
@@ -294,16 +312,42 @@ def _nonnegative_on(form: Form, least: dict[str, Fraction]) -> bool:
     return all(c >= 0 for c in shifted.values())
 
 
-def nonnegative(term: Term) -> bool:
+def cross_trees(claim: ModelStatement) -> list[list[Any]]:
+    """The trees sum_g(B_g) - B_h, B_g = delta W^h_i W^g_i +- <f^h_i, f^g_i>, that Theorem 39's bound makes >= 0 (the
+    module's docstring), for each delta the statement may use and each sign; none outside the lemma's hypotheses."""
+    needed = {"symmetric-scores", "aligned-values", "unit-tokens"}
+    if claim.attention not in ("usa", "softmax") or not needed <= set(claim.hypotheses):
+        return []
+
+    def bound(delta: str, op: str, g: str) -> list[Any]:
+        weight = ["*", ["*", _name(delta), _name("Z_h_i")], _name(f"Z_{g}_i")] if claim.attention == "usa" else None
+        return [op, weight or _name(delta), ["inner", _name("f_h_i"), _name(f"f_{g}_i")]]
+
+    deltas = ["delta_op", *(["delta"] if stated_delta(claim.hypotheses) is not None else [])]
+    return [["-", ["sum_g", bound(delta, op, "g")], bound(delta, op, "h")] for delta in deltas for op in "+-"]
+
+
+def margins(claim: ModelStatement) -> tuple[Term, ...]:
+    """Each `given` condition's margin (lhs - rhs for >= and >, rhs - lhs for <= and <): >= 0 wherever the statement
+    is stated, at its token i and head h."""
+    return tuple(make("-", (g.lhs, g.rhs) if g.op in (">=", ">") else (g.rhs, g.lhs)) for g in claim.given)
+
+
+def nonnegative(term: Term, cross: tuple[Term, ...] = (), given: tuple[Term, ...] = ()) -> bool:
     """Whether a term is >= 0 by its shape: numbers >= 0, the sizes (beta > 0), squared norms, even powers, the
-    quantities >= 0 by their definitions (`POSITIVE`), and their sums, products and sums over tokens and heads."""
+    quantities >= 0 by their definitions (`POSITIVE`), the statement's `cross` bounds, and their sums, products,
+    quotients (by a non-zero monomial: `model_terms.make`) and sums over tokens and heads; and the `given` conditions'
+    margins, outside any sum (which would read them at other tokens or heads)."""
     op, args = term.op, term.args
     if op == "num":
         return args[0] >= 0
     if op == "pow":
-        return args[1] % 2 == 0 or nonnegative(args[0])
-    shaped = op in ("+", "*", "sum_i", "sum_j", "sum_h", "sum_g") and all(map(nonnegative, args))
-    return op in ("symbol", "norm2") or shaped or (op in ("scalar", "pair") and args[0] in POSITIVE)
+        return args[1] % 2 == 0 or nonnegative(args[0], cross, given)
+    if op in ("sum_i", "sum_j", "sum_h", "sum_g"):
+        return nonnegative(args[0], cross)
+    shaped = op in ("+", "*", "/") and all(nonnegative(a, cross, given) for a in args)
+    named = op in ("scalar", "pair") and args[0] in POSITIVE
+    return op in ("symbol", "norm2") or shaped or named or term in cross or term in given
 
 
 def difference(claim: ModelStatement) -> tuple[Expansion, Form]:
@@ -324,19 +368,19 @@ def check(data: dict[str, Any], claim_id: str, payload: Any) -> tuple[str, str]:
             "sums: a universal =, <= or >= statement on the sphere or in flat space, beta > 0, without data, "
             "fixed indices, mask or interaction"
         )
-    if not set(claim.hypotheses) <= set(HYPOTHESES):
-        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES)}")
+    if not all(name in HYPOTHESES or stated_delta([name]) is not None for name in claim.hypotheses):
+        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES)} and orthogonal-heads(delta=q)")
     terms = require_list(require_keys(payload, {"terms"}, "sums payload")["terms"], MOST_TERMS, "sums terms")
     least = _least(claim)
     if relation.op == "=" and terms:
         raise Rejected("sums: an equality has no terms")
     expansion, residual = difference(claim)
-    monomials = len(residual)
+    monomials, cross = len(residual), tuple(map(term_of, cross_trees(claim)))
     for item in terms:
         require_keys(item, {"coefficient", "term"}, "a sums term")
         coefficient, term = term_of(item["coefficient"], frozenset()), term_of(item["term"])
         expanded = expansion.term(coefficient, FREE)
-        if not nonnegative(term) or not _nonnegative_on(expanded, least):
+        if not nonnegative(term, cross, margins(claim)) or not _nonnegative_on(expanded, least):
             raise Rejected(f"sums: {term_text(coefficient)} * ({term_text(term)}) is not >= 0 by its shape")
         residual = added(residual, expansion.product(expanded, expansion.term(term, FREE)), -1)
     left = expansion.canonical(residual)

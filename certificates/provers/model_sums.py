@@ -14,6 +14,7 @@ A proposal is only a proposal: the certificate is written after the kernel's own
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -58,27 +59,87 @@ def certify(statement: dict[str, Any], directory: Path, claim: dict[str, Any]) -
 
 def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The payloads to try: none for an equality; for an inequality one term c N for each candidate N whose
-    multiple the sides' difference is (`_multiple`)."""
+    multiple the sides' difference is (`_multiple`), then the same for what is left of it once a `given` condition's
+    margin is taken off (a multiple of the margin that matches one of its monomials)."""
     relation = statement["relation"]
     if relation["op"] == "=":
         return [[]]
     try:
-        expansion, difference = model_sums.difference(statement_of(statement, statement["claim"]))
+        claim = statement_of(statement, statement["claim"])
+        expansion, difference = model_sums.difference(claim)
         difference = expansion.canonical(difference)
     except Rejected:
         return []
+    cross_trees = model_sums.cross_trees(claim)
+    cross = tuple(map(term_of, cross_trees))
     found = []
-    for candidate in _candidates(relation["lhs"]) + _candidates(relation["rhs"]):
-        try:
-            term = term_of(candidate)
-            if not model_sums.nonnegative(term):
-                continue
-            coefficient = _multiple(difference, expansion.canonical(expansion.term(term, model_sums.FREE)))
-        except Rejected:
+    bounds = [tree for c in cross_trees for tree in (c, ["sum_i", c])]
+    candidates = _candidates(relation["lhs"]) + _candidates(relation["rhs"]) + bounds
+    for margin in [[]] + [_margin(g) for g in statement["given"]]:
+        left = _taken_off(expansion, difference, margin[0]["term"]) if margin else (difference, [])
+        if left is None:
             continue
-        if coefficient is not None:
-            found.append([{"coefficient": coefficient, "term": candidate}])
+        residual, taken = left
+        if not residual:
+            found.append(taken)
+            continue
+        for candidate in candidates:
+            try:
+                term = term_of(candidate)
+                if not model_sums.nonnegative(term, cross):
+                    continue
+                coefficient = _multiple(residual, expansion.canonical(expansion.term(term, model_sums.FREE)))
+            except Rejected:
+                continue
+            if coefficient is not None:
+                found.append([*taken, _item(coefficient, candidate)])
     return found
+
+
+def _margin(given: dict[str, Any]) -> list[dict[str, Any]]:
+    """A given condition's margin (`model_sums.margins`) as a one-term payload with coefficient 1."""
+    sides = [given["lhs"], given["rhs"]] if given["op"] in (">=", ">") else [given["rhs"], given["lhs"]]
+    return [{"coefficient": ["num", "1"], "term": ["-", *sides]}]
+
+
+def _taken_off(
+    expansion: model_sums.Expansion, difference: model_sums.Form, margin: list[Any]
+) -> tuple[model_sums.Form, list[dict[str, Any]]] | None:
+    """(the difference less c m, [the item c m]) for the margin m and the multiple c > 0 (a monomial of the sizes)
+    that matches the first of the margin's monomials found once in the difference; None when there is none."""
+    try:
+        part = expansion.canonical(expansion.term(term_of(margin), model_sums.FREE))
+    except Rejected:
+        return None
+    found = None
+    for (exponents, atoms, basis), q in part.items():
+        matches = [(e, c / q) for (e, a, b), c in difference.items() if (a, b) == (atoms, basis)]
+        if len(matches) == 1 and matches[0][1] > 0:
+            found = tuple(x - y for x, y in zip(matches[0][0], exponents, strict=True)), matches[0][1]
+            break
+    if found is None:
+        return None
+    shift, ratio = found
+    c = {shift: ratio}
+    scaled = {(_plus(e, shift), a, b): v * c[shift] for (e, a, b), v in part.items()}
+    left = expansion.canonical(model_sums.added(difference, scaled, -1))
+    lowest = tuple(max(0, -x) for x in shift)
+    return left, [_item(({_plus(shift, lowest): c[shift]}, lowest), margin)]
+
+
+def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _item(coefficient: tuple[dict[tuple[int, ...], Fraction], tuple[int, ...]], tree: list[Any]) -> dict[str, Any]:
+    """The payload item c N / s^e of a `_multiple` answer (c, e) and the term N."""
+    return {"coefficient": _polynomial(coefficient[0]), "term": _divided(tree, coefficient[1])}
+
+
+def _divided(tree: list[Any], exponents: tuple[int, ...]) -> list[Any]:
+    """The tree over n^a d^b H^c beta^e (itself when every exponent is 0)."""
+    divisor = _polynomial({exponents: Fraction(1)})
+    return tree if divisor == ["num", "1"] else ["/", tree, divisor]
 
 
 def _candidates(tree: list[Any]) -> list[list[Any]]:
@@ -113,24 +174,43 @@ def _at_j(tree: Any) -> Any:
     return None if any(p is None for p in parts) else parts
 
 
-def _multiple(difference: model_sums.Form, part: model_sums.Form) -> list[Any] | None:
-    """The size polynomial c (a term tree) with difference = c part in the normal form, when every monomial of
-    `part` has its own atoms (one power of the sizes per atoms) and c is the same for all; else None."""
-    by_atoms: dict[Any, tuple[tuple[int, ...], Fraction]] = {}
-    for (exponents, atoms, basis), q in part.items():
-        if (atoms, basis) in by_atoms:
-            return None
-        by_atoms[atoms, basis] = exponents, q
-    quotients: dict[Any, dict[tuple[int, ...], Fraction]] = {key: {} for key in by_atoms}
-    for (exponents, atoms, basis), q in difference.items():
-        if (atoms, basis) not in by_atoms:
-            return None
-        shift, p = by_atoms[atoms, basis]
-        quotients[atoms, basis][tuple(a - b for a, b in zip(exponents, shift, strict=True))] = q / p
-    values = list(quotients.values())
-    if not values or any(v != values[0] for v in values) or any(min(e) < 0 for e in values[0]):
+def _multiple(
+    difference: model_sums.Form, part: model_sums.Form
+) -> tuple[dict[tuple[int, ...], Fraction], tuple[int, ...]] | None:
+    """(c, e) with difference = c part / s^e in the normal form, c a size polynomial and s^e = n^a d^b H^c beta^e the
+    least monomial that makes it one; else None. c is read off the atoms of `part` with fewest monomials (one: the
+    quotient; several: the ratio of one monomial's coefficients, a number), then checked on all of them."""
+    groups, targets = _by_atoms(part), _by_atoms(difference)
+    if not groups or set(targets) != set(groups):
         return None
-    return _polynomial(values[0]) if values[0] else None
+    key = min(groups, key=lambda k: len(groups[k]))
+    (shift, p), *others = groups[key].items()
+    target = targets[key]
+    if others:
+        c = {(0,) * len(shift): target.get(shift, Fraction(0)) / p}
+    else:
+        c = {tuple(a - b for a, b in zip(e, shift, strict=True)): q / p for e, q in target.items()}
+    if any(_product(c, groups[k]) != targets[k] for k in groups):
+        return None
+    lowest = tuple(max(0, -min(e[k] for e in c)) for k in range(len(model_sums.SIZES)))
+    return {tuple(a + b for a, b in zip(e, lowest, strict=True)): q for e, q in c.items() if q}, lowest
+
+
+def _by_atoms(form: model_sums.Form) -> dict[Any, dict[tuple[int, ...], Fraction]]:
+    """The form as a size polynomial (exponents: coefficient) per atoms and basis vector."""
+    found: dict[Any, dict[tuple[int, ...], Fraction]] = {}
+    for (exponents, atoms, basis), q in form.items():
+        found.setdefault((atoms, basis), {})[exponents] = q
+    return found
+
+
+def _product(a: dict[tuple[int, ...], Fraction], b: dict[tuple[int, ...], Fraction]) -> dict[tuple[int, ...], Fraction]:
+    """The product of two size polynomials, zero terms left out."""
+    found: dict[tuple[int, ...], Fraction] = {}
+    for (ea, qa), (eb, qb) in itertools.product(a.items(), b.items()):
+        e = tuple(x + y for x, y in zip(ea, eb, strict=True))
+        found[e] = found.get(e, Fraction(0)) + qa * qb
+    return {e: q for e, q in found.items() if q}
 
 
 def _polynomial(coefficients: dict[tuple[int, ...], Fraction]) -> list[Any]:

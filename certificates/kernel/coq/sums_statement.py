@@ -3,20 +3,31 @@
 The statement (`model_sums`: universal, the sphere or flat space, beta > 0, no data, mask or interaction) reads in Coq
 as: for every real vector space V (Coquelicot's `ModuleSpace R_Ring`) with a symmetric bilinear form `ip` that is
 >= 0 on the diagonal (`is_inner`: an inner product, or a semi-definite one), tokens x : nat -> V, linear maps M g, W g
-(`is_linear`), strengths lambda g, sizes n >= 2, d >= 1, H >= 1, beta > 0 and a token i and head h, under the `given`
-bounds of the sizes and the statement's hypotheses (unit tokens <x_t, x_t> = 1; M g self-adjoint; W g = M g;
-M g = lambda g I), with the model's quantities defined as SPEC section 1 defines them (`let`: the score s, the
-normalizer Zn, the softmax distribution p, the kind's weight w, the head output f g t = sum_u w g t u W g x_u, F, the
-velocity field v, the projection P t u = u - <u, x_t> x_t, the geometry's velocity xdot, the attention mean xbar, the
-shadow a, the tangential power T, the other heads' shadow A, the entropy -sum_u p log p), `lhs op rhs`. Sums are
+(`is_linear`), strengths lambda g, sizes n >= 2, d >= 1, H >= 1, beta > 0 and a token i and head h, under the
+statement's hypotheses (unit tokens <x_t, x_t> = 1; M g self-adjoint; W g = M g; M g = lambda g I), with the model's
+quantities defined as SPEC section 1 defines them (`let`: the score s, the normalizer Zn, the softmax distribution p,
+the kind's weight w, the head output f g t = sum_u w g t u W g x_u, F, the velocity field v, the projection P t u = u
+- <u, x_t> x_t, the geometry's velocity xdot, the attention mean xbar, the shadow a, the tangential power T, the other
+heads' shadow A, the entropy -sum_u p log p), and under the `given` conditions (bounds of the sizes, or conditions on
+the configuration, read at the token i and head h: the claim assumes them at every token, so the premise is no
+stronger), `lhs op rhs`. Sums are
 `hsum m (fun k => ...)` (k = 0 .. m - 1) over the tokens (m = n) or the heads (m = H), `vsum` for vectors (the
 prelude's definitions); a size is the real `INR n`. d is the dimension of the model's R^d and bounds nothing here:
-the statement holds in every inner-product space, R^d among them. Named quantities with no definition here (the
-rates and the other global scalars) are `NotTranslatable`.
+the statement holds in every inner-product space, R^d among them. Head h is one of the H heads (h < H).
+
+The rates of the usa energies are derivatives: dEh g is the derivative at tau = 0 of head g's energy at the tokens
+x_t + tau xdot_t (Coquelicot's `Derive`), the rate along any motion whose velocity is xdot now, and dE = sum_g dEh g.
+A bound of the other heads' products is a premise on a real: `delta_op` (max_{g != g'} |M_g M_g'|_op) is read as any
+real delta_op with |<u, M_g M_g' w>| <= delta_op |u| |w| for heads g != g' (the operator norm is the least such
+number, so the statement for every such delta_op is the claim at it, and more), and `orthogonal-heads(delta=q)`
+(|M_g M_g'|_F <= q) as that premise on delta = q, which |A|_op <= |A|_F gives (the Frobenius norm needs a basis;
+the premise, weaker, does not). Named quantities with no definition here (the other rates and global scalars) are
+`NotTranslatable`.
 """
 
 from typing import Any
 
+from ..ball_model import stated_delta
 from ..model_statements import statement_of
 from ..model_terms import Term
 from .statements import NotTranslatable, TextStatement, real, theorem_name
@@ -39,7 +50,12 @@ RELATIONS = {"=": "=", "<=": "<=", ">=": ">=", "<": "<", ">": ">", "!=": "<>"}
 BINDERS = "(V : ModuleSpace R_Ring) (ip : V -> V -> R) (x : nat -> V) (M W : nat -> V -> V) (lambda : nat -> R)"
 BINDERS += "\n    (n d H : nat) (beta : R) (i h : nat)"
 #: The names the statement's `let`s define, in order (the proof introduces them by these names).
-DEFINED = ("s", "Zn", "p", "w", "f", "F", "v", "P", "xdot", "xbar", "a", "T", "A", "entropy", "Eh", "E")
+DEFINED = ("s", "Zn", "p", "w", "f", "F", "v", "P", "xdot", "xbar", "a", "T", "A", "entropy", "Eh", "E", "dEh", "dE")
+#: The premise that a real bounds the other heads' products (the module's docstring), with the real's text.
+CROSS = (
+    "(forall g g' u w, (g < H)%nat -> (g' < H)%nat -> g <> g' ->\n"
+    "    Rabs (ip u (M g (M g' w))) <= {0} * sqrt (ip u u) * sqrt (ip w w))"
+)
 
 
 def coq_text(term: Term, env: dict[str, str]) -> str:
@@ -82,8 +98,10 @@ def _named(name: str, slots: Any, env: dict[str, str]) -> str:
         return f"({SCALARS[name]} {head} {token})"
     if name == "lambda_h":
         return f"(lambda {head})"
-    if name in ("E", "E_h"):
-        return "E" if name == "E" else f"(Eh {head})"
+    if name in ("E", "E_h", "dE_dt", "dE_h_dt"):
+        return {"E": "E", "E_h": f"(Eh {head})", "dE_dt": "dE", "dE_h_dt": f"(dEh {head})"}[name]
+    if name in ("delta_op", "delta"):
+        return name
     if name in ("s_h_ij", "w_h_ij", "p_h_ij"):
         return f"({name[0]} {head} {env[slots.pair[0]]} {env[slots.pair[1]]})"
     raise NotTranslatable(f"sums: {name} has no definition in the Coq statement")
@@ -95,9 +113,11 @@ def problem(data: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> Tex
     free = {"i": "i", "h": "h"}
     lines = ["is_inner ip", "(forall g, is_linear (M g))", "(forall g, is_linear (W g))"]
     lines += ["(2 <= n)%nat", "(1 <= d)%nat", "(1 <= H)%nat", "0 < beta"]
-    for given in claim.given:
-        lines.append(f"{coq_text(given.lhs, free)} {RELATIONS[given.op]} {coq_text(given.rhs, free)}")
-    lines += [HYPOTHESES[name] for name in sorted(claim.hypotheses)]
+    givens = [f"{coq_text(g.lhs, free)} {RELATIONS[g.op]} {coq_text(g.rhs, free)}" for g in claim.given]
+    delta = stated_delta(claim.hypotheses)
+    lines += [HYPOTHESES[name] for name in sorted(claim.hypotheses) if name in HYPOTHESES] + ["(h < H)%nat"]
+    lines += [f"delta = {real(delta)}"] if delta is not None else []
+    lines += [CROSS.format(bound) for bound in bounded(claim)]
     lets = {
         "s": "fun g t u => ip (x t) (M g (x u))",
         "Zn": "fun g t => hsum n (fun u => exp (beta * s g t u))",
@@ -115,9 +135,21 @@ def problem(data: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> Tex
         "entropy": "fun g t => - hsum n (fun u => p g t u * ln (p g t u))",
         "Eh": "fun g => / (2 * beta * INR n ^ 2) * hsum n (fun t => hsum n (fun u => exp (beta * s g t u)))",
         "E": "hsum H (fun g => Eh g)",
+        "dEh": "fun g => Derive (fun tau => / (2 * beta * INR n ^ 2) * hsum n (fun t => hsum n (fun u =>\n"
+        "      exp (beta * ip (plus (x t) (scal tau (xdot t))) (M g (plus (x u) (scal tau (xdot u)))))))) 0",
+        "dE": "hsum H (fun g => dEh g)",
     }
     relation = claim.relation
     goal = f"{coq_text(relation.lhs, free)} {RELATIONS[relation.op]} {coq_text(relation.rhs, free)}"
     body = "".join(f"  {line} ->\n" for line in lines) + "".join(f"  let {k} := {lets[k]} in\n" for k in DEFINED)
-    text = f"Theorem {theorem_name(claim_id)} :\n  forall {BINDERS},\n{body}  {goal}."
+    body += "".join(f"  {given} ->\n" for given in givens)
+    binders = BINDERS + "".join(f" ({bound} : R)" for bound in bounded(claim))
+    text = f"Theorem {theorem_name(claim_id)} :\n  forall {binders},\n{body}  {goal}."
     return TextStatement(text, data, payload)
+
+
+def bounded(claim: Any) -> list[str]:
+    """The reals the statement's cross premises bound (the module's docstring): delta_op where a term names it, delta
+    where it assumes `orthogonal-heads(delta=q)`."""
+    names = frozenset().union(*(t.names for r in (claim.relation, *claim.given) for t in (r.lhs, r.rhs)))
+    return ["delta_op"] * ("delta_op" in names) + ["delta"] * (stated_delta(claim.hypotheses) is not None)

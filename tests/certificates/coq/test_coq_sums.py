@@ -157,7 +157,7 @@ def test_coq_refuses_the_bound_dropped(tmp_path: Path) -> None:
     text, stated = _genuine(path)
     dropped = stated.replace("  (INR H) >= 2 ->\n", "")
     assert dropped != stated
-    text = text.replace(stated, dropped).replace(" Hb G0 G1 ", " Hb G1 ")
+    text = text.replace(stated, dropped).replace(" dE G0 G1.", " dE G1.")
     answer = run.compile_source(text)
     assert answer.status == "rejected"
     assert run.compile_source(_genuine(path)[0]).status == "accepted"
@@ -169,3 +169,38 @@ def test_the_problem_is_the_kernels_statement(tmp_path: Path) -> None:
     assert data is not None
     built = sums_problem(data["statement"], data["claim_id"], data["payload"])
     assert problem(check_file(path))[1] == built
+
+
+THEOREM_39 = [
+    ("operator_norms", "operator-norm-theorem-39"),
+    ("operator_norms", "operator-norm-softmax-cross-term"),
+]
+
+
+@needs_coqc
+@pytest.mark.parametrize(("name", "claim_id"), THEOREM_39)
+def test_theorem_39_is_rechecked_by_coq(name: str, claim_id: str, tmp_path: Path) -> None:
+    """The rate of E_h as the derivative along the motion (`hf_energy_rate`) and the bound of the other heads'
+    pairings for g != h (`hf_cross_pair`, `hf_offdiag`), under the premise that delta_op bounds |<u, M_g M_g' w>|."""
+    path = certificate(name, claim_id, tmp_path)
+    stated = theorem(path)
+    assert "Rabs (ip u (M g (M g' w))) <= delta_op * sqrt (ip u u) * sqrt (ip w w))" in stated
+    assert "(h < H)%nat ->" in stated
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message
+
+
+@needs_coqc
+def test_coq_refuses_theorem_39_shrunk_or_a_rate_off_by_two(tmp_path: Path) -> None:
+    text, stated = _genuine(certificate("operator_norms", "operator-norm-theorem-39", tmp_path))
+    shrunk = stated.replace("((delta_op * (Zn h i))", "(((delta_op / 100) * (Zn h i))")
+    assert shrunk != stated
+    assert run.compile_source(text.replace(stated, shrunk)).status == "rejected"
+    rate = '[[claim]]\nid = "r"\nkind = "model"\nassume = ["symmetric-scores", "aligned-values"]\n'
+    rate += 'lhs = "dE_h_dt"\nop = "="\nrhs = "sum_j(inner(xdot_j, f_h_j)) / n**2"\n'
+    path = certify_model(one_claim(rate), tmp_path)
+    assert path is not None
+    text, stated = _genuine(path)
+    doubled = stated.replace("Derive (fun tau => / (2 * beta", "Derive (fun tau => / (4 * beta")
+    assert doubled != stated
+    assert run.compile_source(text.replace(stated, doubled)).status == "rejected"

@@ -138,9 +138,6 @@ def test_shapes_outside_the_form_are_refused() -> None:
         model_sums.check(data, "norm-of-sum", {"terms": [term(["num", "1"], ["num", "0"])]})
     with pytest.raises(Rejected, match="universal"):
         model_sums.check(data | {"relation": data["relation"] | {"op": "<"}}, "norm-of-sum", {"terms": []})
-    given = [{"lhs": ["name", "a_h_i"], "op": ">=", "rhs": ["num", "0"]}]
-    with pytest.raises(Rejected, match="bounds a size"):
-        model_sums.check(data | {"given": given}, "norm-of-sum", {"terms": []})
     with pytest.raises(Rejected):
         model_sums.check(data, "norm-of-sum", {"terms": [], "extra": 1})
     cauchy = statement_data(one_claim(example("sums", "shadow-cauchy-schwarz")))
@@ -211,3 +208,18 @@ def test_a_squared_norm_of_a_sum_is_proposed(lhs: str, op: str, rhs: str, holds:
     assert (path is not None) == holds
     if path is not None:
         assert check_file(path).ok
+
+
+def test_a_given_conditions_margin_counts_outside_sums_only() -> None:
+    """A given condition holds at the statement's token i and head h: its margin is a term >= 0 there; inside sum_h
+    it would be read at every head (sum_h a_h_i >= 0 does not follow from a_h_i >= 0 at one head h), and the kernel
+    reads no margin inside any sum."""
+    given = [{"lhs": ["name", "a_h_i"], "op": ">=", "rhs": ["num", "0"]}]
+    margin = ["-", ["name", "a_h_i"], ["num", "0"]]
+    at_i = statement("2 * a_h_i", ">=", "0") | {"given": given}
+    assert proved(at_i, [term(["num", "2"], margin)])
+    assert not proved(at_i, [term(["num", "2"], ["-", ["name", "a_h_i"], ["num", "1"]])])  # not the margin
+    heads = statement("sum_h(a_h_i)", ">=", "0") | {"given": given}
+    assert not proved(heads, [term(["num", "1"], ["sum_h", margin])])
+    reversed_ = statement("a_h_i", "<=", "0") | {"given": given}  # the margin's sign is the condition's
+    assert not proved(reversed_, [term(["num", "1"], margin)])
