@@ -258,7 +258,7 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
         closing = f"first [ lra | ({'; '.join(posed)}; {same}; lra) ]"
         return f"{intros}\n  repeat match goal with |- _ /\\ _ => split end; {closing}."
     quotient = any(node[0] == "div" for node in subtrees(relation))
-    if "rho" in names and relation[0] in (">=", "<=") and quotient:  # G between a and b
+    if {"rho", "lam", "rho1", "n"} <= set(names) and relation[0] in (">=", "<=") and quotient:  # G between a and b
         bounds = "(hf_softmax_factor (beta * lam) rho rho1 (IZR n) ltac:(nra) ltac:(lra) ltac:(lra))"
         return f"{intros}\n  first [ apply (proj1 {bounds}) | apply (proj2 {bounds}) ]."
     if relation[0] == "=" and "rho" in names and relation[2] == ["rat", "1"]:  # A' G R = 1: its denominators' signs

@@ -15,7 +15,9 @@ y, tried one at a time).
 
 from __future__ import annotations
 
+import itertools
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +25,16 @@ import sympy as sp
 from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.interaction_text import ordinary
-from headflow.certificates.claims.schema import AsymptoticClaim
-from headflow.certificates.kernel import reduced_time
+from headflow.certificates.claims.numbers import stated
+from headflow.certificates.claims.schema import AsymptoticClaim, DynamicsClaim
+from headflow.certificates.kernel import real_statements, reduced_time
 from headflow.certificates.kernel.equiangular import weights
-from headflow.certificates.kernel.real_encoding import NotEncodable
+from headflow.certificates.kernel.exprtree import rational_tree
+from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.limits import SECONDS, proved_cuts
+from headflow.certificates.provers.limits import PROBLEM_SECONDS, SECONDS, products, proved_cuts
 from headflow.certificates.statements.limits import reference
-from headflow.certificates.statements.reduced_time import elaborate
+from headflow.certificates.statements.reduced_time import elaborate, grows_like, target
 from headflow.certificates.store import write_certificate
 from headflow.certificates.sympy_trees import from_sympy
 from headflow.identities import reduced_clustering as rc
@@ -135,14 +139,16 @@ def _sympy(tree: Any) -> sp.Expr:
     return plain.xreplace({s: sp.Symbol(s.name, positive=True) for s in plain.free_symbols})
 
 
-def _bracket(kind: str) -> dict[str, Any]:
-    """A and G as trees (G in the kernel's exponentials), A at the kind's start with its logarithms split (relu's
-    log(d^(-1/2)) is -log(d)/2, softmax's log 1 is 0: easier for the solvers) and at rho1 as A has it (one logarithm
-    of softmax's quotient x, whose exp-fact x >= 1 + log x the bound of the error needs), and G's least and greatest
-    values on [rho0, rho1] as the identities module writes them (relu: 1)."""
+def _bracket(kind: str, start: sp.Expr | None = None) -> dict[str, Any]:
+    """A and G as trees (G in the kernel's exponentials), A at the start (the kind's, or softmax's `start`) with its
+    logarithms split (relu's log(d^(-1/2)) is -log(d)/2, softmax's log 1 is 0: easier for the solvers) and at rho1 as A
+    has it (one logarithm of softmax's quotient x, whose exp-fact x >= 1 + log x the bound of the error needs), and G's
+    least and greatest values on [rho0, rho1] as the identities module writes them (relu: 1; softmax's G decreases in
+    rho, so its greatest value is at the start)."""
     rho = _IDENTITIES[rc.rho]
     A = (rc.relu_antiderivative() if kind == "relu" else rc.softmax_antiderivative()).xreplace(_IDENTITIES)
-    start = rc.relu_start.xreplace(_IDENTITIES) if kind == "relu" else sp.Integer(0)
+    given = start is not None
+    start = rc.relu_start.xreplace(_IDENTITIES) if kind == "relu" else start if given else sp.Integer(0)
     ends = {
         "at_start": from_sympy(sp.expand_log(A.subs(rho, start), force=True)),
         "at_target": from_sympy(A.subs(rho, rho1)),
@@ -151,10 +157,111 @@ def _bracket(kind: str) -> dict[str, Any]:
         return {"antiderivative": from_sympy(A), "factor": ONE, **ends, "low": ONE, "high": ONE}
     own, other = (w[1] for w in weights(reduced_time.reduction(kind, {}), ["sym", "lam"], reduced_time.RHO))
     factor = ["div", ["add", own, ["mul", ["add", ["sym", "n"], ["rat", "-1"]], other]], other]
-    low, high = (from_sympy(end.xreplace(_IDENTITIES)) for end in rc.softmax_factor_ends())
-    return {"antiderivative": from_sympy(A), "factor": factor, **ends, "low": low, "high": high}
+    low, high = (end.xreplace(_IDENTITIES) for end in rc.softmax_factor_ends())
+    high = high.subs(beta * lam, beta * lam * (1 - start)) if given else high
+    return {"antiderivative": from_sympy(A), "factor": factor, **ends, "low": from_sympy(low), "high": from_sympy(high)}
 
 
 def _end(kind: str, end: Any) -> sp.Expr:
     """The factor's end as SymPy (for the coefficient's proposal)."""
     return sp.Integer(1) if kind == "relu" else _sympy(end)
+
+
+def certify_grows_like(claim: DynamicsClaim, holds: bool, directory: Path) -> Path | None:
+    """The certificate of an order in beta's verdict (`statements.reduced_time.grows_like`), once the kernel's check
+    accepted it; None when none is found."""
+    found = search_grows_like(claim, holds)
+    if found is None:
+        return None
+    statement, payload = found
+    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+
+
+def search_grows_like(claim: DynamicsClaim, holds: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(statement, payload) that the kernel accepts: log T/beta between c1 = lam (1 - rho1) and c0 = lam (1 - rho0)
+    (each end within log(n (DA + 1/DA))/beta of its limit: log G(end) is c beta up to log n, and |log DA| <=
+    log(DA + 1/DA)), or h -> +oo at the lower end (1/h within one of `_infinite_errors` of 0); None."""
+    o = claim.options
+    rho0, lam_value, rho1_value = (stated(v) for v in (o["rho"], o["lambdas"][0], target(claim)))
+    if not rho0 < rho1_value:
+        return None
+    bracket = _bracket("softmax", sp.Rational(rho0.numerator, rho0.denominator))
+    gained = ["sub", bracket["at_target"], bracket["at_start"]]
+    low, high = lam_value * (1 - rho1_value), lam_value * (1 - rho0)
+    if holds:
+        coefficient = ["log", ["mul", ["sym", "n"], ["add", gained, ["div", ONE, gained]]]]
+        error = {"coefficient": coefficient, "scale": "power", "rate": "1"}
+        columns = [{"limit": rational_tree(low), "sign": ">", "upper": rational_tree(high), "errors": [error] * 2}]
+    else:
+        errors = _infinite_errors(low, gained)
+        columns = [{"limit": ["rat", "0"], "infinite": True, "errors": [error]} for error in errors]
+    found: dict[str, list[dict[str, object]]] = {}
+    for column in columns:
+        payload = column | {"bracket": bracket}
+        statement = grows_like(claim, "smt", payload)
+        if statement is None:
+            continue
+        try:
+            cuts = _order_cuts(reduced_time.built(statement, payload | {"cuts": []}), found, logs_first=holds)
+        except (NotEncodable, Rejected):
+            continue
+        if cuts is None:
+            continue
+        payload |= {"cuts": cuts}
+        try:
+            reduced_time.check(statement, claim.id, "smt", payload, SECONDS)
+        except Rejected:
+            continue
+        return statement, payload
+    return None
+
+
+def _order_cuts(
+    statements: list[dict[str, Any]], found: dict[str, list[dict[str, object]]], logs_first: bool
+) -> list[list[dict[str, object]]] | None:
+    """The cuts of each built statement of an order in beta: the products and powers between every two atoms
+    (`proved_cuts` without Taylor refinement), else the first of `_one_more_cut`; None when one has none."""
+    keys = [json.dumps(statement, sort_keys=True) for statement in statements]
+    for key, statement in zip(keys, statements, strict=True):
+        if key not in found:
+            cuts = proved_cuts([statement], refining=False)
+            cut = cuts[0] if cuts is not None else _one_more_cut(statement, logs_first)
+            if cut is None:
+                return None
+            found[key] = cut
+    return [found[key] for key in keys]
+
+
+def _one_more_cut(statement: dict[str, Any], logs_first: bool) -> list[dict[str, object]] | None:
+    """The products and the first cut that proves the statement: a Taylor cut of degree 3 at 0 below one atom (e^x >=
+    x^2/2: the lower end over beta grows), or a power cut of three atoms with exponents +-1, exponentials and
+    logarithms mixed (log(G DA) <= c beta + log(n (DA + 1/DA)) is e^l <= e^(c beta) e^l'), those first with
+    `logs_first`; None when none does."""
+    encoding = Encoding(statement)
+    count, base = len(encoding.exponentials), products(encoding)
+    taylor: list[dict[str, object]] = [
+        {"kind": "lower", "atom": k, "at": "0", "degree": 3, "factor": "1"} for k in range(count)
+    ]
+    powers: list[dict[str, object]] = [
+        {"kind": "power", "atoms": list(chosen), "exponents": list(signs)}
+        for chosen in itertools.combinations(range(count), 3)
+        for signs in itertools.product((1, -1), repeat=3)
+    ]
+    for cut in powers + taylor if logs_first else taylor + powers:
+        try:
+            real_statements.check(statement, statement["claim"], "smt", {"cuts": [*base, cut]}, PROBLEM_SECONDS)
+        except Rejected:
+            continue
+        return [*base, cut]
+    return None
+
+
+def _infinite_errors(rate: Fraction, gained: Any) -> list[dict[str, Any]]:
+    """The errors 1/h is proposed within, c1 = lam (1 - rho1) the lower end's rate: T/g with g = beta (e^(c1 beta)
+    DA over beta, e^x >= x^2/2: 2/(c1^2 DA) beta^(-1)), log T/g with g = sqrt(beta) (log T grows like c1 beta: 2/c1
+    beta^(-1/2))."""
+    square = rational_tree(rate**2)
+    return [
+        {"coefficient": ["div", ["rat", "2"], ["mul", square, gained]], "scale": "power", "rate": "1"},
+        {"coefficient": rational_tree(2 / rate), "scale": "power", "rate": "1/2"},
+    ]

@@ -40,7 +40,7 @@ from headflow.certificates.kernel.exprtree import TreeError, rational_text
 from headflow.certificates.kernel.spaced import FORM as SPACED
 from headflow.certificates.kernel.start import FORM as START
 from headflow.certificates.masks import mask_of
-from headflow.certificates.statements import clusters, dynamics, equiangular, pointwise, spaced, start
+from headflow.certificates.statements import clusters, dynamics, equiangular, pointwise, reduced_time, spaced, start
 from headflow.certificates.statements.dynamics import with_given_matrices
 
 #: The horizon of a dynamics claim that states no `time`, by geometry (the float route's too).
@@ -191,4 +191,6 @@ def dynamics_statement(claim: DynamicsClaim, kind: str, payload: dict[str, Any])
         return spaced.arc_statement(claim, "order" not in payload)  # a refutation's payload orders the tokens
     if kind == CLUSTERS:
         return clusters.statement(claim, payload.get("holds") is True)
+    if kind == "smt":
+        return reduced_time.grows_like(claim, kind, payload)
     return elaborate(claim, payload) if kind == "trajectory" else dynamics.elaborate(claim, kind, payload)

@@ -34,6 +34,9 @@ import sympy as sp
 from headflow.certificates.claims.evaluation import EvaluationError, ball
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import BETA, DynamicsClaim
+from headflow.certificates.provers.reduced_time import certify_grows_like
+from headflow.certificates.statements.reduced_time import in_reduction, target
+from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.asymptotic_quantities import Unsupported, plain
 from headflow.checks.claimsfile.rate_shapes import separated
 from headflow.checks.evidence.fits import STANDARD_ERRORS, Estimate, least_squares
@@ -49,6 +52,8 @@ METHOD = (
     "exact: the equiangular softmax reduction's bracket of the time (identities.reduced_clustering), compared with "
     "the stated order by checked limits"
 )
+#: How a refutation reads when Q/g -> oo (the form a `reduced-time` certificate states: h -> +oo).
+FASTER = "/g -> oo"
 #: Working precision (bits) of the balls: the sign of DA, g at the grid's betas.
 PRECISION = 128
 #: The float route's grid: beta0 * RATIO^j for j < POINTS (per profile); halves of at least 3 points each.
@@ -77,24 +82,6 @@ def grid(beta0: float, profile: str) -> list[float]:
 # ---------------------------------------------------------------- the exact route
 
 
-def _in_regime(claim: DynamicsClaim) -> bool:
-    """The equiangular softmax reduction with one scalar head (every option as the reduction has it)."""
-    o = claim.options
-    return (
-        claim.quantity in ("merge_time", "clustering_time")
-        and o["tokens"] == "equiangular"
-        and o["heads"] == "scalar"
-        and o["attention"] == "softmax"
-        and o["geometry"] == "sphere"
-        and o["H"] == 1
-        and len(o["lambdas"]) == 1
-        and stated(o["lambdas"][0]) > 0
-        and o.get("values", "aligned") == "aligned"
-        and "mask" not in o
-        and "interaction" not in o
-    )
-
-
 def _rational(value: float) -> sp.Rational:
     exact = stated(value)
     return sp.Rational(exact.numerator, exact.denominator)
@@ -102,15 +89,14 @@ def _rational(value: float) -> sp.Rational:
 
 def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
     """PROVED, REFUTED or INCONCLUSIVE on the equiangular reduction (module docstring); None outside its regime."""
-    if claim.property != PROPERTY or not _in_regime(claim):
+    if claim.property != PROPERTY or not in_reduction(claim):
         return None
     o = claim.options
     n, lam, rho0 = sp.Integer(o["n"]), _rational(o["lambdas"][0]), _rational(o["rho"])
+    reach = sp.Rational(target(claim).numerator, target(claim).denominator)
     if claim.quantity == "merge_time":
-        reach = 1 - _rational(o["radius"]) ** 2 / 2
         why = f"the merge height sqrt(2 - 2 rho) <= {o['radius']:g} once rho >= {reach} (every k: one height)"
     else:
-        reach = 1 - _rational(o["level"])
         why = f"the cluster gap 1 - rho <= {o['level']:g} once rho >= {reach}"
     details: dict[str, Any] = {"route": "equiangular reduction", "reaches": why, "rho0": str(rho0)}
     relation, log = o["order"], o["of"] == "log"
@@ -147,10 +133,15 @@ def decide_exactly(claim: DynamicsClaim, ctx: Context) -> Outcome | None:
         return Outcome(
             Verdict.INCONCLUSIVE, METHOD, notes=f"the exact route did not decide: {why_not}", details=details
         )
+    # the certificate's forms (`statements.reduced_time.grows_like`): log T = Theta(beta), or Q/g -> oo
+    stated = (log and relation == "Theta") if status == "proved" else FASTER in reason
+    path = certify_grows_like(claim, status == "proved", certificate_directory(ctx.certificate_dir)) if stated else None
     if status == "proved":
-        return Outcome(Verdict.PROVED, METHOD, steps=list(derivation.steps), notes=reason, details=details)
+        proved = Outcome(Verdict.PROVED, METHOD, steps=list(derivation.steps), notes=reason, details=details)
+        return proved.with_certificate(path)
     witness = {"verified_by": by, "reading": reason, "bracket": details["bracket"]}
-    return Outcome(Verdict.REFUTED, METHOD, witness=witness, notes=reason, details=details | {"derivation": steps})
+    refuted = Outcome(Verdict.REFUTED, METHOD, witness=witness, notes=reason, details=details | {"derivation": steps})
+    return refuted.with_certificate(path)
 
 
 def _merged_at_start(claim: DynamicsClaim, relation: str, log: bool, details: dict[str, Any]) -> Outcome:
@@ -193,7 +184,7 @@ def _by_limits(relation: str, low: str, high: str, name: str) -> tuple[str, str]
     if proved.get(relation, False):
         return "proved", f"{name} = {relation}(g)"
     if refuted[relation]:
-        side = f"{name}/g -> oo" if faster else f"{name}/g -> 0" if slower else f"{name} >= c g, c > 0"
+        side = f"{name}{FASTER}" if faster else f"{name}/g -> 0" if slower else f"{name} >= c g, c > 0"
         return "refuted", f"{side}, so {name} is not {relation}(g)"
     return "undecided", f"these limits do not settle {name} = {relation}(g)"
 

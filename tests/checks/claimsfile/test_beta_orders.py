@@ -47,6 +47,13 @@ beta = 1.0
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_certificate_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdicts here are the route's; the search for their `reduced-time` certificates (seconds to tens of
+    seconds each) is tested in tests/certificates/kernel/test_reduced_time_orders.py."""
+    monkeypatch.setattr(beta_orders, "certify_grows_like", lambda *args: None)
+
+
 def _decided(text: str) -> object:
     (claim,) = parse_claims(text)
     return decide_dynamics(claim, Context("quick", seed=0))

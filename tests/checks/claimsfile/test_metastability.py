@@ -16,6 +16,7 @@ import pytest
 import sympy as sp
 from headflow.certificates.claims.loader import load_claims, parse_claims
 from headflow.certificates.errors import InputError
+from headflow.checks.claimsfile import beta_orders
 from headflow.checks.claimsfile.given_start import BALLS, EXACT, _squared_distances, refuted_at_start
 from headflow.checks.claimsfile.register import register_claims
 from headflow.checks.model import families, field, kde
@@ -47,6 +48,13 @@ def _claim(quantity: str, prop: str, bound: str, points: str = TWO_GROUPS, **fie
 
 #: The float route's orders in beta over many tokens (a grid of runs per start, ~3 s each): the slow test decides them.
 SLOW = ("circle-clusters.", "kde-modes.")
+
+
+@pytest.fixture(autouse=True)
+def _no_certificate_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdicts here are the route's; the search for their `reduced-time` certificates (seconds to tens of
+    seconds each) is tested in tests/certificates/kernel/test_reduced_time_orders.py."""
+    monkeypatch.setattr(beta_orders, "certify_grows_like", lambda *args: None)
 
 
 def test_the_examples_are_decided_rightly(tmp_path: Path) -> None:
