@@ -122,6 +122,7 @@ class ProofWriter:
         self.rates = self.claim.attention == "usa" and aligned  # the kernel's reading of the rates (`RATES`)
         self.bounds = bounded(self.claim)  # the reals the cross premises bound
         self.margins = [tree_of(m, {"i": "i", "h": "h"}) for m in margins(self.claim)]  # the premises G0, G1, ...
+        self.every = ["i" in g.free for g in self.claim.given]  # a premise at every token i < n
 
     def fresh(self, kind: str) -> str:
         self.count += 1
@@ -381,6 +382,12 @@ class ProofWriter:
     def nonnegative(self, node: tuple[Any, ...]) -> str:
         """Tactics proving `0 <= text(node)` by its shape (the kernel's `model_sums.nonnegative`)."""
         op = node[0]
+        if node in self.margins:  # a given condition's premise, at the statement's i and h
+            k = self.margins.index(node)
+            return f"pose proof (G{k} i Hi); lra" if self.every[k] else "lra"
+        if op == "hsum" and node[1] == "n" and renamed(node[3], {node[2]: "i"}) in self.margins:  # at every token
+            k = self.margins.index(renamed(node[3], {node[2]: "i"}))
+            return f"apply hf_hsum_nonneg; intros t Ht; cbv beta; pose proof (G{k} t Ht); lra"
         if op == "num" and node[1] >= 0:
             return "lra"
         if op == "size":
@@ -408,8 +415,6 @@ class ProofWriter:
                 f"unfold Rdiv; apply Rmult_le_pos; [ {self.nonnegative(node[1])} | "
                 f"apply Rlt_le, Rinv_0_lt_compat; {positive} ]"
             )
-        if node in self.margins:  # a given condition's premise, read at the statement's own i and h
-            return "lra"
         if op == "-" and node[1][:2] == ("hsum", "H") and renamed(node[1][3], {node[1][2]: "h"}) == node[2]:
             g = node[1][2]
             bounds = "".join(f"pose proof (X{b} {g} t Hg Hgh); " for b in self.bounds)
@@ -428,7 +433,7 @@ class ProofWriter:
         kind, geometry = self.claim.attention, self.claim.geometry
         givens = [f"G{k}" for k in range(len(self.claim.given))]
         hyps = [HYPOTHESIS_NAMES[h] for h in sorted(self.hypotheses) if h in HYPOTHESIS_NAMES]
-        premises = ["Hh", *(["Hq"] if stated_delta(self.claim.hypotheses) is not None else [])]
+        premises = ["Hi", "Hh", *(["Hq"] if stated_delta(self.claim.hypotheses) is not None else [])]
         premises += [f"H{b}" for b in self.bounds]
         names = BOUND[:12] + self.bounds + BOUND[12:] + hyps + premises + list(DEFINED) + givens
         rows = [f"intros {' '.join(names)}."]

@@ -7,7 +7,7 @@ sum_k c_k N_k. The payload `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}`
 as a model term over the sizes alone whose coefficients are all >= 0 once each size is written as its least value plus
 a number >= 0 (n >= 2, d >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its
 shape (`nonnegative`: numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by their definitions, and
-their sums, products and sums over tokens and heads; a given condition's margin outside any sum).
+their sums, products and sums over tokens and heads; a given condition's margin outside sums over heads).
 
 "Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
 binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b H^c
@@ -47,6 +47,8 @@ from .recheck import Rejected, require_keys, require_list
 SIZES = ("n", "d", "H", "beta")
 LEAST = {"n": 2, "d": 1, "H": 1, "beta": 0}
 HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "scalar-heads")
+#: Hypotheses a statement may assume that the normal form does not use: what holds at every configuration holds there.
+UNUSED = ("orthogonal-heads",)
 #: At most this many dummies of a kind in a monomial, monomials in an expansion, terms in a payload, and products of
 #: monomials or relabellings tried in all (a count: the same on every machine).
 MOST_DUMMIES, MOST_MONOMIALS, MOST_TERMS, MOST_WORK = 5, 20_000, 16, 2_000_000
@@ -337,14 +339,14 @@ def nonnegative(term: Term, cross: tuple[Term, ...] = (), given: tuple[Term, ...
     """Whether a term is >= 0 by its shape: numbers >= 0, the sizes (beta > 0), squared norms, even powers, the
     quantities >= 0 by their definitions (`POSITIVE`), the statement's `cross` bounds, and their sums, products,
     quotients (by a non-zero monomial: `model_terms.make`) and sums over tokens and heads; and the `given` conditions'
-    margins, outside any sum (which would read them at other tokens or heads)."""
+    margins, outside sums over heads (a given holds at every token, for the statement's head h only)."""
     op, args = term.op, term.args
     if op == "num":
         return args[0] >= 0
     if op == "pow":
         return args[1] % 2 == 0 or nonnegative(args[0], cross, given)
-    if op in ("sum_i", "sum_j", "sum_h", "sum_g"):
-        return nonnegative(args[0], cross)
+    if op in ("sum_i", "sum_j", "sum_h", "sum_g"):  # a given holds at every token, at the statement's head only
+        return nonnegative(args[0], cross, given if op in ("sum_i", "sum_j") else ())
     shaped = op in ("+", "*", "/") and all(nonnegative(a, cross, given) for a in args)
     named = op in ("scalar", "pair") and args[0] in POSITIVE
     return op in ("symbol", "norm2") or shaped or named or term in cross or term in given
@@ -368,8 +370,8 @@ def check(data: dict[str, Any], claim_id: str, payload: Any) -> tuple[str, str]:
             "sums: a universal =, <= or >= statement on the sphere or in flat space, beta > 0, without data, "
             "fixed indices, mask or interaction"
         )
-    if not all(name in HYPOTHESES or stated_delta([name]) is not None for name in claim.hypotheses):
-        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES)} and orthogonal-heads(delta=q)")
+    if not all(name in (*HYPOTHESES, *UNUSED) or stated_delta([name]) is not None for name in claim.hypotheses):
+        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES + UNUSED)} and orthogonal-heads(delta=q)")
     terms = require_list(require_keys(payload, {"terms"}, "sums payload")["terms"], MOST_TERMS, "sums terms")
     least = _least(claim)
     if relation.op == "=" and terms:

@@ -75,7 +75,7 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     found = []
     bounds = [tree for c in cross_trees for tree in (c, ["sum_i", c])]
     candidates = _candidates(relation["lhs"]) + _candidates(relation["rhs"]) + bounds
-    for margin in [[]] + [_margin(g) for g in statement["given"]]:
+    for margin in [[]] + [m for g in statement["given"] for m in _margins(g)]:
         left = _taken_off(expansion, difference, margin[0]["term"]) if margin else (difference, [])
         if left is None:
             continue
@@ -96,10 +96,11 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return found
 
 
-def _margin(given: dict[str, Any]) -> list[dict[str, Any]]:
-    """A given condition's margin (`model_sums.margins`) as a one-term payload with coefficient 1."""
+def _margins(given: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """A given condition's margin (`model_sums.margins`), and its sum over the tokens, each as a one-term payload with
+    coefficient 1."""
     sides = [given["lhs"], given["rhs"]] if given["op"] in (">=", ">") else [given["rhs"], given["lhs"]]
-    return [{"coefficient": ["num", "1"], "term": ["-", *sides]}]
+    return [[{"coefficient": ["num", "1"], "term": term}] for term in (["-", *sides], ["sum_i", ["-", *sides]])]
 
 
 def _taken_off(

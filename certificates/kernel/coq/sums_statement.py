@@ -9,11 +9,12 @@ quantities defined as SPEC section 1 defines them (`let`: the score s, the norma
 the kind's weight w, the head output f g t = sum_u w g t u W g x_u, F, the velocity field v, the projection P t u = u
 - <u, x_t> x_t, the geometry's velocity xdot, the attention mean xbar, the shadow a, the tangential power T, the other
 heads' shadow A, the entropy -sum_u p log p), and under the `given` conditions (bounds of the sizes, or conditions on
-the configuration, read at the token i and head h: the claim assumes them at every token, so the premise is no
-stronger), `lhs op rhs`. Sums are
+the configuration at head h and, where they name the token, at every token, as the claim assumes them), `lhs op
+rhs`. Sums are
 `hsum m (fun k => ...)` (k = 0 .. m - 1) over the tokens (m = n) or the heads (m = H), `vsum` for vectors (the
 prelude's definitions); a size is the real `INR n`. d is the dimension of the model's R^d and bounds nothing here:
-the statement holds in every inner-product space, R^d among them. Head h is one of the H heads (h < H).
+the statement holds in every inner-product space, R^d among them. Token i is one of the n tokens, head h one of the H
+heads (i < n, h < H).
 
 The rates of the usa energies are derivatives: dEh g is the derivative at tau = 0 of head g's energy at the tokens
 x_t + tau xdot_t (Coquelicot's `Derive`), the rate along any motion whose velocity is xdot now, and dE = sum_g dEh g.
@@ -114,8 +115,11 @@ def problem(data: dict[str, Any], claim_id: str, payload: dict[str, Any]) -> Tex
     lines = ["is_inner ip", "(forall g, is_linear (M g))", "(forall g, is_linear (W g))"]
     lines += ["(2 <= n)%nat", "(1 <= d)%nat", "(1 <= H)%nat", "0 < beta"]
     givens = [f"{coq_text(g.lhs, free)} {RELATIONS[g.op]} {coq_text(g.rhs, free)}" for g in claim.given]
+    every = ["i" in g.free for g in claim.given]
+    givens = [f"(forall i, (i < n)%nat -> {text})" if at else text for at, text in zip(every, givens, strict=True)]
     delta = stated_delta(claim.hypotheses)
-    lines += [HYPOTHESES[name] for name in sorted(claim.hypotheses) if name in HYPOTHESES] + ["(h < H)%nat"]
+    lines += [HYPOTHESES[name] for name in sorted(claim.hypotheses) if name in HYPOTHESES]
+    lines += ["(i < n)%nat", "(h < H)%nat"]
     lines += [f"delta = {real(delta)}"] if delta is not None else []
     lines += [CROSS.format(bound) for bound in bounded(claim)]
     lets = {

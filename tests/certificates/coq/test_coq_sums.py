@@ -204,3 +204,15 @@ def test_coq_refuses_theorem_39_shrunk_or_a_rate_off_by_two(tmp_path: Path) -> N
     doubled = stated.replace("Derive (fun tau => / (2 * beta", "Derive (fun tau => / (4 * beta")
     assert doubled != stated
     assert run.compile_source(text.replace(stated, doubled)).status == "rejected"
+
+
+@needs_coqc
+def test_a_condition_at_every_token_is_a_premise_at_every_token(tmp_path: Path) -> None:
+    """Condition 8 summed over the tokens (C8.radial-dominance.reading-b's third part): the kernel reads the given's
+    margin in a sum over the tokens, and Coq's premise holds at every token i < n, as the claim assumes it."""
+    text = CLAIM.format(lhs="sum_i(a_h_i * A_h_i)", op="<=", rhs="sum_i(T_h_i)", extra='given = ["condition8"]')
+    path = certify_model(one_claim(text), tmp_path)
+    assert path is not None
+    assert "(forall i, (i < n)%nat -> ((a h i) * (A h i)) <= (T h i)) ->" in theorem(path)
+    verdict = coq_files.check(path)
+    assert verdict.status == coq_files.RECHECKED, verdict.message

@@ -210,15 +210,17 @@ def test_a_squared_norm_of_a_sum_is_proposed(lhs: str, op: str, rhs: str, holds:
         assert check_file(path).ok
 
 
-def test_a_given_conditions_margin_counts_outside_sums_only() -> None:
-    """A given condition holds at the statement's token i and head h: its margin is a term >= 0 there; inside sum_h
-    it would be read at every head (sum_h a_h_i >= 0 does not follow from a_h_i >= 0 at one head h), and the kernel
-    reads no margin inside any sum."""
+def test_a_given_conditions_margin_counts_outside_head_sums_only() -> None:
+    """A given condition holds at every token i, at the statement's head h: its margin is a term >= 0 there and in a
+    sum over the tokens; inside sum_h it would be read at every head (sum_h a_h_i >= 0 does not follow from a_h_i >= 0
+    at one head h), and the kernel reads no margin inside a sum over heads."""
     given = [{"lhs": ["name", "a_h_i"], "op": ">=", "rhs": ["num", "0"]}]
     margin = ["-", ["name", "a_h_i"], ["num", "0"]]
     at_i = statement("2 * a_h_i", ">=", "0") | {"given": given}
     assert proved(at_i, [term(["num", "2"], margin)])
     assert not proved(at_i, [term(["num", "2"], ["-", ["name", "a_h_i"], ["num", "1"]])])  # not the margin
+    tokens = statement("sum_i(a_h_i)", ">=", "0") | {"given": given}
+    assert proved(tokens, [term(["num", "1"], ["sum_i", margin])])
     heads = statement("sum_h(a_h_i)", ">=", "0") | {"given": given}
     assert not proved(heads, [term(["num", "1"], ["sum_h", margin])])
     reversed_ = statement("a_h_i", "<=", "0") | {"given": given}  # the margin's sign is the condition's
