@@ -6,8 +6,9 @@ derandomizes hypothesis (set HEADFLOW_FUZZ_RANDOM=1 to explore there too).
 
 The expensive runs are done once per session and shared: `whole_paper` is `headflow verify` on the
 whole paper (quick profile, seed 0), which the pinned verdicts, every report format and the browser
-test read; `certified` is `headflow certify`; `user_example` is `headflow check examples/user.toml`, run as a
-user runs it (a process), which the exit-code and the deciders' tests read.
+test read; `certified` is the files of that run that `headflow certify` writes; `user_example` is
+`headflow check examples/user.toml`, run as a user runs it (a process), which the exit-code and the deciders'
+tests read.
 
 Under pytest-xdist each worker is its own process: a run is made by the first worker that needs it and read back
 (pickled) by the others from the run's shared temporary folder, under a file lock (`shared_run`), so the suite pays
@@ -64,18 +65,23 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callab
 
 
 @pytest.fixture(scope="session")
-def certified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
-    """`headflow certify --certificates DIR` once per session: the written files grouped by claim id."""
-    from headflow.checks import cli
+def certified(whole_paper: Report) -> dict[str, list[Path]]:
+    """The files `headflow certify` writes, grouped by claim id: those the certifying procedures
+    (`commands.certify.certifying_claims`) wrote in the session's `whole_paper` run, which runs them with certify's
+    profile and seed, so that the suite does not run them twice. That certify writes exactly these files is tested:
+    for a few claims by default (tests/checks/commands/test_certify.py), for the whole paper with -m slow
+    (tests/certificates/kernel/test_store.py)."""
+    from headflow.checks.commands.certify import certifying_claims
 
-    def make(out: Path) -> dict[str, list[Path]]:
-        assert cli.main(["certify", "--certificates", str(out)]) == 0
-        groups: dict[str, list[Path]] = {}
-        for path in sorted(out.glob("*.json")):
-            groups.setdefault(json.loads(path.read_text())["claim_id"], []).append(path)
-        return groups
-
-    return shared_run(tmp_path_factory, "certified", make)
+    paths: set[str] = set()
+    for claim in certifying_claims(None):
+        names = {name for name, _ in claim.procedures}
+        for procedure in whole_paper.claim(claim.id).procedures:
+            paths.update(procedure.get("certificates", []) if procedure["name"] in names else [])
+    groups: dict[str, list[Path]] = {}
+    for path in sorted(map(Path, paths)):
+        groups.setdefault(json.loads(path.read_text())["claim_id"], []).append(path)
+    return groups
 
 
 @pytest.fixture(scope="session")
@@ -163,7 +169,7 @@ FIRST_FILES = (
     "tests/certificates/coq/test_coq_model_claims.py",
     "tests/checks/claimsfile/test_confirmed.py",
     "tests/checks/commands/test_simulate.py",
-    "tests/certificates/kernel/test_store.py",  # apart from test_coq.py: both wait for `certified`
+    "tests/certificates/kernel/test_store.py",  # after test_threshold.py, which makes `whole_paper` (`certified`)
     "tests/test_docs.py",
 )
 #: Test files that start JAX in the process (its threads): run last, so that no test forks a process (the SymPy

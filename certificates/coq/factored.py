@@ -138,14 +138,18 @@ class _Atoms:
 
 
 def _point(statement: UniversalStatement, atoms: _Atoms) -> dict[sp.Symbol, float] | None:
-    """A point of the statement's domain (every hypothesis holds there), from a few candidate values per variable."""
+    """A point of the statement's domain (every hypothesis holds there), from a few candidate values per variable;
+    None at once where a hypothesis is not a relation this reads (an equation: no point would pass it, and reading
+    the others at each of the 5,000 candidates took seconds of SymPy)."""
     names = list(statement.constants)
     symbols = [atoms.variable(name) for name in names]
     hypotheses = [_relation_value(h, atoms) for h in statement.hypotheses]
+    if any(h is None for h in hypotheses):
+        return None
     for values in itertools.islice(itertools.product(_VALUES, repeat=len(names)), 5000):
         point = dict(zip(symbols, (float(v) for v in values), strict=True))
         integral = all(n not in statement.integers or float(v).is_integer() for n, v in zip(names, values, strict=True))
-        if integral and all(h is not None and h(point) for h in hypotheses):
+        if integral and all(h(point) for h in hypotheses):
             return point
     return None
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import limits
 from headflow.certificates.kernel.coq import run
@@ -26,6 +27,7 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.certificates.provers.limits import _cuts, accepted, certify, search
 from headflow.certificates.statements.limits import elaborate
+from headflow.certificates.store import write_certificate
 from headflow.checks.rechecks import recheck
 
 from tests.coq_tier import needs_coqc
@@ -97,6 +99,14 @@ def _proved(
 
 def _check(statement: dict[str, Any], payload: dict[str, Any]) -> str:
     return limits.check(statement, statement["claim"], "smt", payload, 20)[0]
+
+
+def _written(text: str, folder: Path, holds: bool = True, limit: str | None = None) -> Path:
+    """The search's certificate of the claim `text`, written as `certify` writes it (its search, then
+    `write_certificate`), from the search `_found` ran once per worker."""
+    statement, payload = _proved(text, holds, limit)
+    claim = _claim(text)
+    return write_certificate(folder, claim.id, "smt", payload, embedded(claim), statement)
 
 
 def test_the_critical_weight_tends_to_one_half() -> None:
@@ -187,8 +197,8 @@ def test_attacks_are_rejected(name: str) -> None:
 
 def test_a_relabelled_claim_and_the_opposite_verdict_are_rejected(tmp_path: Path) -> None:
     claim = _claim(CRITICAL.replace("{limit}", "1/2"))
-    path = certify(claim, True, None, tmp_path)
-    assert path is not None and check_file(path).ok
+    path = _written(CRITICAL.replace("{limit}", "1/2"), tmp_path)
+    assert check_file(path).ok
     assert not check_file(forged_file(path, tmp_path, lambda data: data.__setitem__("claim_id", "other"))).ok
     relabelled = forged_file(path, tmp_path, lambda data: data["statement"].__setitem__("claim", "other"), name="s")
     assert not check_file(relabelled).ok
@@ -199,9 +209,8 @@ def test_check_cert_claims_refuses_a_certificate_of_another_limit(tmp_path: Path
     """The certificate that n/(2n - 1) - 1 -> -1/2 (refuting `limit 1`) presented for the claim `limit 1/2`, and the
     certificate of `limit 1/2` against a file whose claim says `limit 1`: both refused."""
     half, one = _claim(CRITICAL.replace("{limit}", "1/2")), _claim(CRITICAL.replace("{limit}", "1"))
-    refuting = certify(one, False, "1/2", tmp_path)
-    proving = certify(half, True, None, tmp_path)
-    assert refuting is not None and proving is not None
+    refuting = _written(CRITICAL.replace("{limit}", "1"), tmp_path, holds=False, limit="1/2")
+    proving = _written(CRITICAL.replace("{limit}", "1/2"), tmp_path)
     assert recheck(refuting, claims={"critical": one}, read_claim=True).ok
     assert recheck(proving, claims={"critical": half}, read_claim=True).ok
     assert not recheck(refuting, claims={"critical": half}, read_claim=True).ok

@@ -7,6 +7,12 @@ times A(rho1) are ~ log(n)/(2 lam), so T/log n -> 1/(2 lam) > 0: T = Theta(log n
 fails (the difference tends to -1/(2 lam) < 0). Each attack is a test: a factor that is not 1/(A' R), a doubled
 antiderivative, a raised lower end, a moved limit, a flipped sign, a relation not monotone in T, another attention,
 a renamed variable, a certificate presented for another claim.
+
+The certificate of Theta(log n) that the default tests check is stored (`STORED`, tests/data/softmax_time_log_n.json),
+since the prover's search for it takes 15-25 s of solver calls: by default the kernel checks the stored file and
+every forgery of it, and its bracket and statement are compared with what the prover and the elaborator build today;
+the slow search test runs the search and has the kernel accept what it finds, and running this module
+(python -m tests.certificates.kernel.test_reduced_time) rewrites the stored file from a fresh search.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ from headflow.certificates.kernel.coq.certificate import problem
 from headflow.certificates.kernel.exprtree import TreeError
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
+from headflow.certificates.provers import reduced_time as prover
 from headflow.certificates.provers.reduced_time import search
+from headflow.certificates.statements.reduced_time import elaborate
 from headflow.certificates.store import write_certificate
 from headflow.checks import coq_files
 from headflow.checks.rechecks import recheck
@@ -59,6 +67,10 @@ def _claim(text: str) -> Any:
     return claim
 
 
+#: The prover's certificate of LOG_N (statement and payload), written once by its search (`_write_stored`).
+STORED = Path(__file__).resolve().parents[2] / "data" / "softmax_time_log_n.json"
+
+
 @functools.cache
 def _found(text: str, holds: bool) -> str:
     """The search's (statement, payload) as JSON: searched once per worker (the solvers run for each statement)."""
@@ -68,8 +80,22 @@ def _found(text: str, holds: bool) -> str:
 
 
 def _proved(text: str = LOG_N, holds: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh copy of the search's (statement, payload), which a test may edit."""
     statement, payload = json.loads(_found(text, holds))
     return statement, payload
+
+
+def _stored() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh copy of the stored certificate of LOG_N (statement, payload), which a test may edit."""
+    data = json.loads(STORED.read_text())
+    return data["statement"], data["payload"]
+
+
+def _write_stored() -> None:
+    """Search LOG_N's certificate and store it (run when the prover's bracket, errors or cuts change)."""
+    statement, payload = _proved()
+    data = {"written_by": "python -m tests.certificates.kernel.test_reduced_time (the prover's search for LOG_N)"}
+    STORED.write_text(json.dumps(data | {"statement": statement, "payload": payload}, indent=1, sort_keys=True) + "\n")
 
 
 def _check(statement: dict[str, Any], payload: dict[str, Any]) -> str:
@@ -128,8 +154,8 @@ ATTACKS = {
 
 
 def _rejected(edit: Any) -> bool:
-    """Whether the kernel rejects the genuine certificate edited by `edit`."""
-    statement, payload = _proved()
+    """Whether the kernel rejects the genuine (stored) certificate edited by `edit`."""
+    statement, payload = _stored()
     edit(statement, payload)
     try:
         _check(statement, payload)
@@ -138,17 +164,37 @@ def _rejected(edit: Any) -> bool:
     return False
 
 
-def _written(folder: Path) -> Path:
-    """The search's certificate of Theta(log n), written as `certify` writes it."""
-    statement, payload = _proved()
+def _written(folder: Path, found: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Path:
+    """The certificate of Theta(log n) (`found`, else the stored one), written as `certify` writes it."""
+    statement, payload = found or _stored()
     return write_certificate(folder, "softmax-time", "smt", payload, embedded(_claim(LOG_N)), statement)
 
 
+def test_the_stored_certificate_is_the_provers_but_for_its_cuts() -> None:
+    """The stored statement is what the elaborator states today for LOG_N from the stored payload, and its bracket
+    what the prover builds today: the file goes stale only in its searched cuts and errors (the slow search test)."""
+    statement, payload = _stored()
+    assert elaborate(_claim(LOG_N), "smt", payload) == statement
+    assert payload["bracket"] == prover._bracket("softmax")
+
+
+@pytest.mark.slow
+def test_the_search_finds_a_certificate_the_kernel_accepts(tmp_path: Path) -> None:
+    """The prover's search for Theta(log n) (15-25 s of solver calls): the kernel accepts its file, and it states what
+    the stored certificate states with the same bracket and errors (the cuts may differ: another proof of the same
+    relations; `python -m tests.certificates.kernel.test_reduced_time` rewrites the stored one)."""
+    statement, payload = _proved()
+    checked = check_file(_written(tmp_path, (statement, payload)))
+    assert checked.ok, checked.message
+    stored_statement, stored_payload = _stored()
+    assert statement == stored_statement
+    assert {k: v for k, v in payload.items() if k != "cuts"} == {k: v for k, v in stored_payload.items() if k != "cuts"}
+
+
 def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path) -> None:
-    """One test, so that one worker runs the search (20 s): the certificate of Theta(log n) and its sentence; every
-    attack rejected; check-cert --claims refuses it for the claim Theta(n) and for relu, and relabelled; its Coq
-    problem (the identity, then the built statements)."""
-    statement, _ = _proved()
+    """The stored certificate of Theta(log n) and its sentence; every attack rejected; check-cert --claims refuses it
+    for the claim Theta(n) and for relu, and relabelled; its Coq problem (the identity, then the built statements)."""
+    statement, _ = _stored()
     assert statement["expression"] == ["div", ["sym", "T"], ["log", ["sym", "n"]]] and statement["sign"] == ">"
     assert statement["start"] == ["rat", "0"] and [v["name"] for v in statement["variables"]][-1] == "n"
     path = _written(tmp_path)
@@ -158,7 +204,7 @@ def test_the_softmax_time_grows_like_log_n_and_no_forgery_passes(tmp_path: Path)
     assert "softmax clustering time of equiangular tokens from rho0 = 0 to rho1" in proved
     assert "A'(rho) G(rho) R(rho) = 1 (exact)" in proved and "mean value theorem" in proved
     assert [name for name, edit in ATTACKS.items() if not _rejected(edit)] == []
-    huge, huge_payload = _proved()  # an antiderivative of 5,001 nodes: refused by size before its derivative is taken
+    huge, huge_payload = _stored()  # an antiderivative of 5,001 nodes: refused by size before its derivative is taken
     huge_payload["bracket"]["antiderivative"] = ["add", *[["sym", "rho"]] * 5000]
     with pytest.raises(TreeError, match="larger than 4000 nodes"):
         _check(huge, huge_payload)
@@ -201,3 +247,7 @@ def test_no_certificate_for_what_the_form_does_not_state() -> None:
     """An o(g) claim (T/g tends to a positive number here), an O(g) claim and a variable other than n or d."""
     assert search(_claim(SOFTMAX.replace("{relation}", 'order = "o(log(n))"')), False) is None
     assert search(_claim(SOFTMAX.replace("{relation}", 'order = "O(n)"')), True) is None
+
+
+if __name__ == "__main__":  # rewrite the stored certificate from a fresh search
+    _write_stored()

@@ -55,6 +55,16 @@ def test_certify_writes_every_kind(certs: dict[str, list[Path]]) -> None:
     } <= claims
 
 
+@pytest.mark.slow
+def test_certify_writes_exactly_the_files_of_the_verify_run(certified: dict[str, list[Path]], tmp_path: Path) -> None:
+    """`headflow certify` on the whole paper (half a minute) exits 0 and writes the very files (their names carry
+    their checksums) that `certified` reads from the session's verify run, which the tests of this module check."""
+    from headflow.checks import cli
+
+    assert cli.main(["certify", "--certificates", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for g in certified.values() for p in g)
+
+
 def test_every_certificate_rechecks_in_a_fresh_process(
     certs: dict[str, list[Path]], certified_fresh_check: FreshCheck
 ) -> None:

@@ -44,3 +44,15 @@ def test_certify_lists_what_it_wrote_wrapped_to_the_width(
     assert all(len(line) <= 40 or len(line.split()) == 1 for line in lines)
     names = " ".join(lines).split()
     assert {path.name for path in tmp_path.glob("*.json")} <= set(names) and "T19.threshold.exact:" in names
+
+
+def test_certify_writes_the_files_the_verify_run_wrote(certified: dict[str, list[Path]], tmp_path: Path) -> None:
+    """`certify` of an smt, a witness and a gram claim writes the very files (their names carry their checksums)
+    that the session's `headflow verify` wrote for them by the same procedures: the `certified` files the certificate
+    tests read come from that run (the whole paper is compared with -m slow, in test_store.py)."""
+    only = "T19.threshold*,T11.hypotheses*,projection.tangency"
+    assert cli.main(["certify", "--only", only, "--certificates", str(tmp_path)]) == 0
+    chosen = {claim.id for claim in certify.certifying_claims(only)}
+    from_verify = [path.name for claim_id, paths in certified.items() for path in paths if claim_id in chosen]
+    assert len(from_verify) >= 3
+    assert sorted(path.name for path in tmp_path.glob("*.json")) == sorted(from_verify)
