@@ -86,19 +86,26 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
         if statement is None:
             return None
         payload["limit"] = statement["limit"]  # the claim's own where it fixes the limit
-        try:
-            cuts = _cuts(reduced_time.built(statement, payload | {"cuts": []}), found)
-        except (NotEncodable, Rejected):
-            return None
-        if cuts is None:
-            continue
-        payload |= {"cuts": cuts}
-        try:
-            reduced_time.check(statement, claim.id, "smt", payload, SECONDS)
-        except Rejected:
-            continue
-        return statement, payload
+        checked = _checked(claim.id, statement, payload, lambda built: _cuts(built, found))
+        if checked is not None:
+            return statement, checked
     return None
+
+
+def _checked(claim_id: str, statement: dict[str, Any], payload: dict[str, Any], cuts_of: Any) -> dict[str, Any] | None:
+    """The payload with the cuts `cuts_of` finds for the statement's built relations, once the kernel's check accepts
+    it; None when a relation has no encoding or no cuts, or the check refuses."""
+    try:
+        cuts = cuts_of(reduced_time.built(statement, payload | {"cuts": []}))
+    except (NotEncodable, Rejected):
+        return None
+    if cuts is None:
+        return None
+    try:
+        reduced_time.check(statement, claim_id, "smt", payload | {"cuts": cuts}, SECONDS)
+    except Rejected:
+        return None
+    return payload | {"cuts": cuts}
 
 
 def _cuts(
@@ -201,18 +208,9 @@ def search_grows_like(claim: DynamicsClaim, holds: bool) -> tuple[dict[str, Any]
         statement = grows_like(claim, "smt", payload)
         if statement is None:
             continue
-        try:
-            cuts = _order_cuts(reduced_time.built(statement, payload | {"cuts": []}), found, logs_first=holds)
-        except (NotEncodable, Rejected):
-            continue
-        if cuts is None:
-            continue
-        payload |= {"cuts": cuts}
-        try:
-            reduced_time.check(statement, claim.id, "smt", payload, SECONDS)
-        except Rejected:
-            continue
-        return statement, payload
+        checked = _checked(claim.id, statement, payload, lambda built: _order_cuts(built, found, logs_first=holds))
+        if checked is not None:
+            return statement, checked
     return None
 
 

@@ -2,7 +2,7 @@
 
 Coq is listed only where coqc accepted the certificate's file in that run: a constant whose Coq file cannot be
 written (Lambert W is implicit, with no root binding in Coq yet) lists check-cert alone; a lambda_c constant (its root
-bound by its equation) lists Coq; a model claim's sums certificate (no Coq statement yet) lists check-cert alone.
+bound by its equation) lists Coq; the exit gap's limit, proved with no certificate, lists none.
 Skipped, with the reason, when coqc is missing.
 """
 
@@ -58,13 +58,11 @@ op = "="
 rhs = "sum_i(sum_j(inner(x_i, x_j)))"
 
 [[claim]]
-id = "softmax-cross-term"
-kind = "model"
-attention = "softmax"
-assume = ["symmetric-scores", "aligned-values", "orthogonal-heads(delta=1/10)"]
-lhs = "inner(f_h_i, F_i) - norm2(f_h_i)"
-op = "<="
-rhs = "(H - 1) * delta"
+id = "exit-gap.limit"
+kind = "asymptotic"
+quantity = "exit_gap"
+as = "n -> oo"
+limit = "(H - 1) / H"
 """
 )
 
@@ -78,12 +76,12 @@ EXPECTED = {
     "rate.at-lambda-max": "check-cert, z3, cvc5, Coq",
     # proved for every n by the kernel's normal form of sums; Coq proves the claim over every inner-product space
     "norm-of-sum": "check-cert (exact algebra), Coq",
-    # proved by the Gram reduction with the approximate orthogonality lemma: no certificate
-    "softmax-cross-term": "none (no certificate)",
+    # proved by the exit gap's bracket and checked limits: no certificate (the kernel has no form for it yet)
+    "exit-gap.limit": "none (no certificate)",
 }
 
 #: The claim with no certificate.
-NONE = "softmax-cross-term"
+NONE = "exit-gap.limit"
 
 #: Claims whose Coq files take coqc seconds each (a point witness's enclosures, a lambda_c root bound by its
 #: equation, the rate at lambda_max's two Lambert W values): their checkers are listed in the slow test. The default
