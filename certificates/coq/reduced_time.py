@@ -27,6 +27,7 @@ rho1's, the 1/n weights in [0, 1]).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from headflow.certificates.kernel.coq.statements import UniversalStatement, binders, translated
 from headflow.certificates.kernel.exprtree import symbols
@@ -106,7 +107,9 @@ Qed.
 #: with a = c beta, DA = A(rho1) - A(rho0) > 0 and the variables other than beta pinned (written as numbers). The first
 #: lemma bounds log((m + e^a) DA) - c beta between -log DA and log(n) + log DA (m + e^a between e^a and n e^a for
 #: m + 1 <= n), both within log(n (DA + 1/DA)); the second bounds beta/((m + e^a) DA) by 2/(c^2 DA beta), from
-#: e^a >= (1 + a/3)^3 >= a^2/2 (exp above its tangent at a/3, cubed).
+#: e^a >= (1 + a/3)^3 >= a^2/2 (exp above its tangent at a/3, cubed); the third bounds sqrt(beta)/log((m + e^a) DA) by
+#: k/sqrt(beta) for c k >= 2, from ((m + e^a) DA)^2 >= 4 m DA^2 e^a >= e^a (so log((m + e^a) DA) >= c beta/2) where
+#: 4 m DA^2 >= 1.
 ORDER_LEMMAS = """Lemma hf_order_end : forall m a c b D N : R,
   0 <= m -> m + 1 <= N -> 0 < D -> 0 <= c -> 0 < b -> a = c * b ->
   (ln ((m + exp a) * D) / b - c) <= ln (N * (D + 1 / D)) * / (b ^ 1) /\\
@@ -167,6 +170,48 @@ Proof.
   assert (0 < 1 / ((m + E) * D / b)) by (apply Rdiv_lt_0_compat; lra).
   assert (0 < 2 / (k * D) * / b)
     by (apply Rmult_lt_0_compat; [apply Rdiv_lt_0_compat; nra | apply Rinv_0_lt_compat; lra]).
+  split; [lra | split; split; lra].
+Qed.
+Lemma hf_sqrt_end : forall m a c k b D : R, 0 < m -> 0 < D -> 0 < c -> 1 <= b -> a = c * b ->
+  1 <= 4 * m * D * D -> 2 <= c * k ->
+  (ln ((m + exp a) * D) / sqrt b > 0) /\\
+  (~ (ln ((m + exp a) * D) / sqrt b = 0) /\\ (1 / (ln ((m + exp a) * D) / sqrt b) - 0) <= k * exp ((-1 / 2) * ln b)) /\\
+  (~ (ln ((m + exp a) * D) / sqrt b = 0) /\\ (0 - 1 / (ln ((m + exp a) * D) / sqrt b)) <= k * exp ((-1 / 2) * ln b)).
+Proof.
+  intros m a c k b D hm hD hc hb ha hmD hck.
+  assert (hs : 0 < sqrt b) by (apply sqrt_lt_R0; lra).
+  assert (hss : sqrt b * sqrt b = b) by (apply sqrt_sqrt; lra).
+  assert (hpow : exp ((-1 / 2) * ln b) = / sqrt b).
+  { assert (h2 : 2 * ln (sqrt b) = ln b) by (rewrite <- hss at 2; rewrite ln_mult by lra; ring).
+    rewrite <- (exp_ln (sqrt b)) by exact hs. rewrite <- exp_Ropp. f_equal. lra. }
+  rewrite hpow.
+  assert (ha0 : 0 < a) by nra.
+  assert (hy : exp (a / 2) * exp (a / 2) = exp a) by (rewrite <- exp_plus; f_equal; field).
+  assert (hz : 0 < exp (a / 2)) by apply exp_pos.
+  assert (hy1 : 1 <= exp a) by (pose proof (exp_ineq1_le a); lra).
+  set (y := exp a) in *. set (z := exp (a / 2)) in *.
+  assert (hX : z <= (m + y) * D).
+  { assert (hsq : z * z <= ((m + y) * D) * ((m + y) * D)).
+    { rewrite hy.
+      assert (h4 : 4 * m * y <= (m + y) * (m + y)) by (pose proof (Rle_0_sqr (m - y)); unfold Rsqr in *; nra).
+      assert (h5 : 4 * m * y * (D * D) <= (m + y) * (m + y) * (D * D)) by (apply Rmult_le_compat_r; nra).
+      assert (h6 : y <= y * (4 * m * D * D)) by nra.
+      replace ((m + y) * D * ((m + y) * D)) with ((m + y) * (m + y) * (D * D)) by ring. nra. }
+    assert (hX0 : 0 < (m + y) * D) by (apply Rmult_lt_0_compat; lra).
+    destruct (Rle_or_lt z ((m + y) * D)) as [l | l]; [exact l |].
+    assert (((m + y) * D) * ((m + y) * D) < z * z) by (apply Rmult_le_0_lt_compat; lra). lra. }
+  assert (hL : a / 2 <= ln ((m + y) * D)).
+  { replace (a / 2) with (ln z) by (unfold z; rewrite ln_exp; reflexivity). apply ln_le; lra. }
+  set (L := ln ((m + y) * D)) in *.
+  assert (hL0 : 0 < L) by lra.
+  assert (hh : L / sqrt b > 0) by (apply Rdiv_lt_0_compat; lra).
+  assert (hinv : 1 / (L / sqrt b) <= k * / sqrt b).
+  { replace (1 / (L / sqrt b)) with (sqrt b / L) by (field; lra).
+    apply (Rmult_le_reg_r (L * sqrt b)); [apply Rmult_lt_0_compat; lra |].
+    replace (sqrt b / L * (L * sqrt b)) with (sqrt b * sqrt b) by (field; lra).
+    replace (k * / sqrt b * (L * sqrt b)) with (k * L) by (field; lra).
+    rewrite hss. rewrite ha in hL. nra. }
+  assert (0 < 1 / (L / sqrt b)) by (apply Rdiv_lt_0_compat; lra).
   split; [lra | split; split; lra].
 Qed.
 """
@@ -312,7 +357,7 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
     if "rho" not in names and (ends := _order_ends(nodes)):
         return (
             f"{intros}\n"
-            + "\n".join(f"  {line}" for line in _order_facts(ends, relation, text))
+            + "\n".join(f"  {line}" for line in _order_facts(ends, statement.goal, text))
             + (
                 "\n  repeat match goal with H : _ /\\ _ |- _ => destruct H end."
                 "\n  unfold Rdiv in *; repeat match goal with |- _ /\\ _ => split end; first [ assumption | lra ]."
@@ -349,6 +394,11 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
     return None
 
 
+#: beta and beta^(-1/2) (the rate of the error in an order of log T against sqrt(beta)) as the statements write them.
+BETA = ["sym", "beta"]
+SQRT_RATE = ["rpow", BETA, ["rat", "-1/2"]]
+
+
 def _order_ends(nodes: list) -> list[tuple[object, object, object, object]]:
     """(m, a, c, DA) of each end (m + e^a) DA in an order-in-beta statement: a = c beta, DA free of variables."""
     ends = []
@@ -365,27 +415,39 @@ def _order_ends(nodes: list) -> list[tuple[object, object, object, object]]:
     return [end for k, end in enumerate(ends) if end not in ends[:k]]
 
 
-def _order_facts(ends: list, relation: list, text) -> list[str]:
-    """`pose proof` of each end's lemma: `hf_order_end` under a logarithm (n the literal the bound's logarithm
-    multiplies), else `hf_infinite_end` (k the literal of the bound 2/(k DA))."""
-    facts = []
+def _order_facts(ends: list, goal: list, text: Callable[[object], str]) -> list[str]:
+    """`pose proof` of each end's lemma by the form of h at that end: log(G DA)/beta (`hf_order_end`, n the literal
+    that the error's logarithm multiplies), log(G DA)/sqrt(beta) (`hf_sqrt_end`, k the error's coefficient of
+    beta^(-1/2), else 2/c) or G DA/beta (`hf_infinite_end`, k the literal of the error 2/(k DA), else c^2)."""
+    facts, nodes = [], list(subtrees(goal))
     for m, a, c, factor in ends:
-        args = f"({text(m)}) ({text(a)}) ({text(c)})"
-        logs = [n for n in subtrees(relation) if n[0] == "log" and n[1][0] == "mul" and n[1][2][:2] == ["add", factor]]
-        if logs:
+        args, end, beta = f"({text(m)}) ({text(a)}) ({text(c)})", ["mul", ["add", *m[1:], ["exp", a]], factor], BETA
+        if ["div", ["log", end], beta] in nodes:
+            (n,) = dict.fromkeys(
+                text(x[1][1])
+                for x in nodes
+                if x[:1] == ["log"] and x[1][2:] == [["add", factor, ["div", ["rat", "1"], factor]]]
+            )
             facts.append(
-                f"pose proof (hf_order_end {args} beta ({text(factor)}) ({text(logs[0][1][1])}) ltac:(lra) "
+                f"pose proof (hf_order_end {args} beta ({text(factor)}) ({n}) ltac:(lra) "
                 "ltac:(lra) ltac:(interval) ltac:(lra) ltac:(lra) ltac:(ring))."
             )
-            continue
-        scales = [
-            n[2][1]
-            for n in subtrees(relation)
-            if n[:2] == ["div", ["rat", "2"]] and n[2][:1] == ["mul"] and n[2][2:] == [factor]
-        ]
-        for k in dict.fromkeys(text(k) for k in scales) or [f"{text(c)} * {text(c)}"]:
-            facts.append(
+        elif ["div", ["log", end], ["sqrt", beta]] in nodes:
+            rates = dict.fromkeys(text(x[1]) for x in nodes if x[:1] == ["mul"] and x[2:] == [SQRT_RATE])
+            facts += [
+                f"pose proof (hf_sqrt_end {args} ({k}) beta ({text(factor)}) ltac:(lra) ltac:(interval) "
+                "ltac:(lra) ltac:(lra) ltac:(ring) ltac:(interval) ltac:(lra))."
+                for k in rates or [f"2 / {text(c)}"]
+            ]
+        elif ["div", end, beta] in nodes:
+            scales = dict.fromkeys(
+                text(x[2][1])
+                for x in nodes
+                if x[:2] == ["div", ["rat", "2"]] and x[2][:1] == ["mul"] and x[2][2:] == [factor]
+            )
+            facts += [
                 f"pose proof (hf_infinite_end {args} ({k}) beta ({text(factor)}) ltac:(lra) ltac:(interval) "
                 "ltac:(lra) ltac:(lra) ltac:(ring) ltac:(lra) ltac:(nra))."
-            )
+                for k in scales or [f"{text(c)} * {text(c)}"]
+            ]
     return facts

@@ -102,7 +102,9 @@ def source(
             f"{text}\nProof.\n{own}\nQed.\n" if own else _universal(s, text, first)
             for s, text, first, own in zip(problem, texts, offsets, written, strict=True)
         )
-        lemmas += reduced_time.ORDER_LEMMAS if "hf_order_end" in proofs or "hf_infinite_end" in proofs else ""
+        lemmas += (
+            reduced_time.ORDER_LEMMAS if any(f"hf_{e}_end" in proofs for e in ("order", "infinite", "sqrt")) else ""
+        )
         lemmas += past_root.LEMMAS if "hf_past_root" in proofs else ""
         lemmas += logs.LEMMAS if "hf_ln_sqrt" in proofs else ""
         lemmas += lambertw_facts.LEMMAS if "hf_lambertw_same" in proofs else ""

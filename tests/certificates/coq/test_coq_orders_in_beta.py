@@ -1,7 +1,8 @@
-"""The orders in beta of the equiangular merge time (`reduced-time` statements with `upper` or `infinite`,
+"""The orders in beta of the equiangular times (`reduced-time` statements with `upper` or `infinite`,
 examples/metastability.toml) are re-checked by Coq: each end's relation over beta is an instance of
-`hf_order_end` or `hf_infinite_end` (certificates/coq/reduced_time.py), and the same proof does not prove the
-relation made stronger (the end's error without its factor n, or the bound of 1/h a thousand times smaller)."""
+`hf_order_end`, `hf_infinite_end` or `hf_sqrt_end` (certificates/coq/reduced_time.py), and the same proof does not
+prove the relation made stronger (the end's error without its factor n, the bound of 1/h a thousand or a hundred
+times smaller)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 #: log T / beta in [1/200, 4/5] at the limit (PROVED) and T / beta -> +oo (the refutation of T = Theta(beta)).
 STORED = {"merge-time.equiangular.log-grows-like-beta": "merge_time_log_over_beta.json"}
 STORED["merge-time.equiangular.grows-like-beta"] = "merge_time_over_beta.json"
+#: log T / sqrt(beta) -> +oo (the refutation of log T = o(sqrt(beta))).
+STORED["clustering-time.equiangular.log-o-of-sqrt-beta"] = "clustering_time_log_over_sqrt_beta.json"
 
 
 def _stored(tmp_path: Path, claim_id: str) -> Path:
@@ -46,13 +49,19 @@ def _end_statement(tmp_path: Path, claim_id: str, needle: str):
     [
         ("merge-time.equiangular.log-grows-like-beta", '["log", ["mul", ["rat", "4"]', '["log", ["mul", ["rat", "1"]'),
         ("merge-time.equiangular.grows-like-beta", '["rat", "1/40000"]', '["rat", "1/40"]'),
+        (
+            "clustering-time.equiangular.log-o-of-sqrt-beta",
+            '["mul", ["rat", "200"], ["rpow"',
+            '["mul", ["rat", "2"], ["rpow"',
+        ),
     ],
 )
 def test_the_end_lemmas_do_not_prove_a_stronger_relation(
     tmp_path: Path, claim_id: str, genuine: str, stronger: str
 ) -> None:
     """log((m + e^(c beta)) DA) - c beta is not within log(DA + 1/DA) (n = 4 is needed: at beta = 1, 1.10 > 0.73);
-    beta/((m + e^(c beta)) DA) is not below 2/(1000 c^2 DA beta) (e^x < 500 x^2 at x = c beta = 10)."""
+    beta/((m + e^(c beta)) DA) is not below 2/(1000 c^2 DA beta) (e^x < 500 x^2 at x = c beta = 10);
+    sqrt(beta)/log((m + e^(c beta)) DA) is not below 2/sqrt(beta) (at beta = 100: 100 > 2 log((3 + e) DA) = 2.66)."""
     statement = _end_statement(tmp_path, claim_id, genuine)
     text = source("orders", "genuine", "genuine", [statement], bracket="softmax")
     assert "hf_" in text and run.compile_source(text).status == "accepted"
