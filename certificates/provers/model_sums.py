@@ -29,6 +29,8 @@ from headflow.certificates.statements.pointwise import bound_proof
 from headflow.certificates.store import write_certificate
 
 KIND = "sums"
+#: The most ways of taking parts off the sides' difference tried (`_starts`).
+MOST_STARTS = 16
 
 
 def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
@@ -59,8 +61,9 @@ def certify(statement: dict[str, Any], directory: Path, claim: dict[str, Any]) -
 
 def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The payloads to try: none for an equality; for an inequality one term c N for each candidate N whose
-    multiple the sides' difference is (`_multiple`), then the same for what is left of it once a `given` condition's
-    margin is taken off (a multiple of the margin that matches one of its monomials)."""
+    multiple the sides' difference is (`_multiple`), then the same for what is left of it once parts are taken off
+    (`_starts`: `given` conditions' margins and the other heads' bounds, each a multiple that matches one of its
+    monomials)."""
     relation = statement["relation"]
     if relation["op"] == "=":
         return [[]]
@@ -75,11 +78,8 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     found = []
     bounds = [tree for c in cross_trees for tree in (c, ["sum_i", c])]
     candidates = _candidates(relation["lhs"]) + _candidates(relation["rhs"]) + bounds
-    for margin in [[]] + [m for g in statement["given"] for m in _margins(g)]:
-        left = _taken_off(expansion, difference, margin[0]["term"]) if margin else (difference, [])
-        if left is None:
-            continue
-        residual, taken = left
+    parts = [m[0]["term"] for g in statement["given"] for m in _margins(g)] + bounds
+    for residual, taken in _starts(expansion, difference, parts):
         if not residual:
             found.append(taken)
             continue
@@ -94,6 +94,21 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
             if coefficient is not None:
                 found.append([*taken, _item(coefficient, candidate)])
     return found
+
+
+def _starts(
+    expansion: model_sums.Expansion, difference: model_sums.Form, parts: list[list[Any]]
+) -> list[tuple[model_sums.Form, list[dict[str, Any]]]]:
+    """(what is left of the difference, the items taken off) for the difference itself, then for each part in turn
+    taken off (`_taken_off`) what each earlier start left, where it matches: at most MOST_STARTS, fewest parts
+    first."""
+    starts: list[tuple[model_sums.Form, list[dict[str, Any]]]] = [(difference, [])]
+    for part in parts:
+        for residual, taken in list(starts):
+            left = _taken_off(expansion, residual, part) if residual else None
+            if left is not None and len(starts) < MOST_STARTS:
+                starts.append((left[0], [*taken, *left[1]]))
+    return sorted(starts, key=lambda start: len(start[1]))
 
 
 def _margins(given: dict[str, Any]) -> list[list[dict[str, Any]]]:
