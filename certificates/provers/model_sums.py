@@ -93,7 +93,7 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
                 continue
             if coefficient is not None:
                 found.append([*taken, _item(coefficient, candidate)])
-    return found
+    return [payload for k, payload in enumerate(found) if payload not in found[:k]]  # each once
 
 
 def _starts(
