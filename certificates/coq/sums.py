@@ -24,9 +24,9 @@ A statement whose normal forms this writer cannot match (a rule of the kernel it
 from __future__ import annotations
 
 import itertools
-from math import prod
 from dataclasses import replace
 from fractions import Fraction
+from math import prod
 from pathlib import Path
 from typing import Any
 
@@ -505,7 +505,7 @@ class ProofWriter:
                 f"pose proof (hf_cross_pair _ ip Hip n (w h t) (w g t) (fun u => W h (x u)) (fun u => W g (x u)) {b} "
                 f"(Pw h t) (Pw g t)) as X"
             )
-            premise = f"intros u1 u2. rewrite !HWM, (HMs h (x u1) (M g (x u2))). " + (
+            premise = "intros u1 u2. rewrite !HWM, (HMs h (x u1) (M g (x u2))). " + (
                 f"pose proof (H{b} h g (x u1) (x u2) Hh Hg (fun e => Hgh (eq_sym e))) as B. "
                 "rewrite !Hunit, sqrt_1 in B. lra"
                 if b != "0"

@@ -3,12 +3,13 @@
 A universal `model` statement (`model_statements`) of the sphere or flat space without exact data, mask, interaction or
 fixed indices, with beta > 0 and `given` conditions (bounds of the sizes, `H >= 2`, or conditions on the configuration),
 is proved when rhs - lhs (an equality), or the difference of its sides that should be >= 0 (`<=`, `>=`) or > 0 (`<`,
-`>`), is identically sum_k c_k N_k. The payload `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k
-as a model term over the sizes alone whose coefficients are all >= 0 once each size is written as its least value plus
-a number >= 0 (n >= 2, d >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its
-shape (`nonnegative`: numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by their definitions, and
-their sums, products and sums over tokens and heads; a given condition's margin outside sums over heads). A strict
-relation needs one N_k > 0 (a number > 0, or a strict given condition's margin) whose c_k is > 0 at the least sizes.
+`>`), is identically sum_k c_k N_k. The payload `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an
+equality) gives each c_k as a model term over the sizes alone whose coefficients are all >= 0 once each size is written
+as its least value plus a number >= 0 (n >= 2, d >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a
+model term >= 0 by its shape (`nonnegative`: numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by
+their definitions, and their sums, products and sums over tokens and heads; a given condition's margin outside sums
+over heads). A strict relation needs one N_k > 0 (a number > 0, or a strict given condition's margin) whose c_k is
+> 0 at the least sizes.
 
 "Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
 binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b H^c

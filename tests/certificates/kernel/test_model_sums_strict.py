@@ -62,7 +62,7 @@ def test_the_strict_claim_carries_a_certificate(tmp_path: Path) -> None:
 
 
 def test_the_payload_is_the_margin_the_energy_and_the_orthogonal_bound() -> None:
-    statement, payload = strict_payload()
+    _, payload = strict_payload()
     terms = [entry["term"] for entry in payload]
     assert MARGIN in terms and ["name", "E_h"] in terms
     assert any(t[0] == "sum_i" and t[1][1][0] == "sum_g" for t in terms)  # the bound of the other heads, delta = 0
