@@ -15,7 +15,8 @@ own normal form of Coq terms, each step a lemma coqc checks:
 - the sides (and each term of an inequality's payload) are compared after relabelling each monomial's bound indices
   (`hf_hsum_switch`) and orienting its atoms (symmetry of ip, self-adjoint M, symmetric weights) into one canonical
   form, then `field`; an inequality's terms are >= 0 by their shapes (`hf_hsum_nonneg`, `hf_ip_pos`, squares, the
-  definitions' signs) and its coefficients by `nra` on the sizes' bounds.
+  definitions' signs) and its coefficients by `nra` on the sizes' bounds; a strict relation's term > 0 (a strict
+  premise's margin, a number: `strict`) and its coefficient > 0 the same way, with `<` for `<=`.
 
 A statement whose normal forms this writer cannot match (a rule of the kernel it does not follow) raises
 `NotWritten` (a `NotTranslatable`) with the reason, before any Coq is written.
