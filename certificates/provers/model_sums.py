@@ -78,7 +78,7 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     found = []
     bounds = [tree for c in cross_trees for tree in (c, ["sum_i", c])]
     candidates = _candidates(relation["lhs"]) + _candidates(relation["rhs"]) + bounds
-    parts = [m[0]["term"] for g in statement["given"] for m in _margins(g)] + bounds
+    parts = [m for g in statement["given"] for m in _margins(g)] + bounds
     for residual, taken in _starts(expansion, difference, parts):
         if not residual:
             found.append(taken)
@@ -104,29 +104,29 @@ def _starts(
     first."""
     starts: list[tuple[model_sums.Form, list[dict[str, Any]]]] = [(difference, [])]
     for part in parts:
+        try:
+            form = expansion.canonical(expansion.term(term_of(part), model_sums.FREE))
+        except Rejected:
+            continue
         for residual, taken in list(starts):
-            left = _taken_off(expansion, residual, part) if residual else None
+            left = _taken_off(expansion, residual, part, form) if residual else None
             if left is not None and len(starts) < MOST_STARTS:
                 starts.append((left[0], [*taken, *left[1]]))
     return sorted(starts, key=lambda start: len(start[1]))
 
 
-def _margins(given: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """A given condition's margin (`model_sums.margins`), and its sum over the tokens, each as a one-term payload with
-    coefficient 1."""
+def _margins(given: dict[str, Any]) -> list[list[Any]]:
+    """A given condition's margin (`model_sums.margins`), and its sum over the tokens."""
     sides = [given["lhs"], given["rhs"]] if given["op"] in (">=", ">") else [given["rhs"], given["lhs"]]
-    return [[{"coefficient": ["num", "1"], "term": term}] for term in (["-", *sides], ["sum_i", ["-", *sides]])]
+    return [["-", *sides], ["sum_i", ["-", *sides]]]
 
 
 def _taken_off(
-    expansion: model_sums.Expansion, difference: model_sums.Form, margin: list[Any]
+    expansion: model_sums.Expansion, difference: model_sums.Form, margin: list[Any], part: model_sums.Form
 ) -> tuple[model_sums.Form, list[dict[str, Any]]] | None:
-    """(the difference less c m, [the item c m]) for the margin m and the multiple c > 0 (a monomial of the sizes)
-    that matches the first of the margin's monomials found once in the difference; None when there is none."""
-    try:
-        part = expansion.canonical(expansion.term(term_of(margin), model_sums.FREE))
-    except Rejected:
-        return None
+    """(the difference less c m, [the item c m]) for the part m (the tree `margin`, its normal form `part`) and the
+    multiple c > 0 (a monomial of the sizes) that matches the first of its monomials found once in the difference;
+    None when there is none."""
     found = None
     for (exponents, atoms, basis), q in part.items():
         matches = [(e, c / q) for (e, a, b), c in difference.items() if (a, b) == (atoms, basis)]
