@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +54,23 @@ def _claim(order: str, of: str) -> Any:
     return claim
 
 
+#: T = Theta(beta) refuted, T/beta -> +oo: the certificate `certify_grows_like` wrote for the same claim in
+#: examples/metastability.toml (its search, about 16 s, is the slow test below).
+STORED = Path(__file__).resolve().parents[2] / "data" / "merge_time_over_beta.json"
+
+
 @functools.cache
 def _refutation() -> tuple[dict[str, Any], dict[str, Any]]:
-    """T = Theta(beta) refuted: T/beta -> +oo (searched once, a few seconds)."""
+    """(statement, payload) of T = Theta(beta)'s refutation, the stored certificate's, its claim named "c"."""
+    stored = json.loads(STORED.read_text(encoding="utf-8"))
+    return stored["statement"] | {"claim": "c"}, stored["payload"]
+
+
+@pytest.mark.slow
+def test_the_search_finds_the_stored_refutation() -> None:
     found = search_grows_like(_claim("Theta(beta)", "quantity"), False)
-    assert found is not None
-    return found
+    assert found is not None and found[0] == _refutation()[0]
+    assert _accepted(*found)
 
 
 def _accepted(statement: dict[str, Any], payload: dict[str, Any]) -> bool:
@@ -88,7 +100,7 @@ def test_t_over_beta_tends_to_infinity_and_no_forgery_passes() -> None:
 
 def test_the_certificate_is_held_to_its_claim(tmp_path: Path) -> None:
     refuted = _claim("Theta(beta)", "quantity")
-    statement, payload = _refutation()  # what `certify_grows_like` writes, searched once for the module
+    statement, payload = _refutation()  # what `certify_grows_like` writes
     path = write_certificate(tmp_path, "c", "smt", payload, embedded(refuted), statement)
     assert check_file(path).ok
     assert recheck(path, claims={"c": refuted}, read_claim=True).ok
