@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sympy as sp
 from headflow.certificates.claims.embedding import embedded
+from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.kernel import exit_gap
 from headflow.certificates.kernel.exprtree import TreeError
@@ -31,6 +33,7 @@ from headflow.certificates.statements.exit_gap import elaborate
 from headflow.certificates.store import write_certificate
 from headflow.checks import coq_files
 from headflow.checks.rechecks import recheck
+from headflow.identities import condition8_invariance as ci
 
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
@@ -119,6 +122,13 @@ def _rejected(limit: str, edit: Any) -> bool:
     except (Rejected, TreeError):
         return True
     return False
+
+
+def test_the_kernels_h_is_the_identities_exit_function() -> None:
+    """The kernel's h (`exit_gap.EXIT`) is `identities.condition8_invariance`'s, kappa = alpha beta (exact algebra)."""
+    names = {s.name: s for s in (ci.H, ci.n, ci.rho, ci.alpha, ci.beta)}
+    kernel = ordinary(exit_gap.EXIT).xreplace({s: names[s.name] for s in ordinary(exit_gap.EXIT).free_symbols})
+    assert sp.expand(kernel - ci.exit_function().subs(ci.kappa, ci.alpha * ci.beta)) == 0
 
 
 def test_the_stored_certificates_are_the_provers_but_for_their_cuts() -> None:
