@@ -85,11 +85,6 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     cover = (data["statement"], data["payload"]) if data["kind"] == "interval-cover" else None
     bracket = data["statement"].get("attention") if data["statement"].get("form") == "reduced-time" else None
-    if bracket and {"upper", "infinite"} & set(data["statement"]):
-        raise NotTranslatable(
-            "no Coq proof written for an order in beta (the ends' logarithms over beta, 1/h -> 0): the bracket's "
-            "lemmas are for n and d -> oo, and the generic proof overflows coqc's stack on these relations"
-        )
     prec = data["payload"].get("prec", WITNESS_BITS)
     try:
         text = source(certificate.name, data["claim_id"], sentence, built, prec, cover, bracket)

@@ -16,6 +16,9 @@ very terms the prover's bracket has (`identities.reduced_clustering`), and each 
   linear arithmetic;
 - A(0) = 0: the logarithm's argument is 1 (`field`), `ln_1`; A' G R = 1 by `field`, the bracket's denominators
   shown positive first (the generic proof takes 52 s on it).
+An order in beta (`upper`, `infinite`: the other variables pinned, written as numbers) has its own two, one per
+reading of an end (`ORDER_LEMMAS`: `hf_order_end`, `hf_infinite_end`); the generic proof overflowed coqc's stack on
+those relations.
 Relu's bracket (G = 1; three logarithms of d) has its own: d^(-1/2) = 1/sqrt d, the start in (0, rho1], and the time
 over n log(d)/(4 lam^2 beta) within C/log d of 1 (`hf_relu_time`: log(1 - 1/sqrt d) and log(1 + (n - 1)/sqrt d) against
 rho1's, the 1/n weights in [0, 1]).
@@ -24,6 +27,7 @@ rho1's, the 1/n weights in [0, 1]).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from headflow.certificates.kernel.coq.statements import UniversalStatement, binders, translated
 from headflow.certificates.kernel.exprtree import symbols
@@ -97,6 +101,118 @@ Proof.
     replace (1 / 2 * / lam * (-1 * ln rho1 + -1 * ln (1 - rho1) + rho1 * / (1 - rho1) * (-1 + E)) * / ln N *
       (2 * lam * ln N)) with (- ln rho1 - ln (1 - rho1) + rho1 / (1 - rho1) * (E - 1)) by (field; repeat split; lra).
     unfold Lg in *. lra.
+Qed.
+"""
+#: An order in beta (statement options `upper`, `infinite`): h at an end is log((m + e^a) DA)/beta or (m + e^a) DA/beta,
+#: with a = c beta, DA = A(rho1) - A(rho0) > 0 and the variables other than beta pinned (written as numbers). The first
+#: lemma bounds log((m + e^a) DA) - c beta between -log DA and log(n) + log DA (m + e^a between e^a and n e^a for
+#: m + 1 <= n), both within log(n (DA + 1/DA)); the second bounds beta/((m + e^a) DA) by 2/(c^2 DA beta), from
+#: e^a >= (1 + a/3)^3 >= a^2/2 (exp above its tangent at a/3, cubed); the third bounds sqrt(beta)/log((m + e^a) DA) by
+#: k/sqrt(beta) for c k >= 2, from ((m + e^a) DA)^2 >= 4 m DA^2 e^a >= e^a (so log((m + e^a) DA) >= c beta/2) where
+#: 4 m DA^2 >= 1.
+ORDER_LEMMAS = """Lemma hf_order_end : forall m a c b D N : R,
+  0 <= m -> m + 1 <= N -> 0 < D -> 0 <= c -> 0 < b -> a = c * b ->
+  (ln ((m + exp a) * D) / b - c) <= ln (N * (D + 1 / D)) * / (b ^ 1) /\\
+  (c - ln ((m + exp a) * D) / b) <= ln (N * (D + 1 / D)) * / (b ^ 1).
+Proof.
+  intros m a c b D N hm hN hD hc hb ha.
+  assert (ha0 : 0 <= a) by nra.
+  assert (hE : 1 <= exp a) by (pose proof (exp_ineq1_le a); lra).
+  assert (hln : ln (exp a) = a) by apply ln_exp.
+  set (E := exp a) in *.
+  assert (hiD : 0 < 1 / D) by (unfold Rdiv; rewrite Rmult_1_l; apply Rinv_0_lt_compat; lra).
+  rewrite (ln_mult (m + E) D) by lra. rewrite (ln_mult N (D + 1 / D)) by lra.
+  assert (hup : ln (m + E) <= ln N + a)
+    by (rewrite <- hln, <- ln_mult by lra; apply ln_le; nra).
+  assert (hlo : a <= ln (m + E)) by (rewrite <- hln; apply ln_le; lra).
+  assert (hN0 : 0 <= ln N) by (rewrite <- ln_1; apply ln_le; lra).
+  assert (hD1 : ln D <= ln (D + 1 / D)) by (apply ln_le; lra).
+  assert (hD2 : - ln D <= ln (D + 1 / D))
+    by (rewrite <- ln_Rinv by lra; apply ln_le; [apply Rinv_0_lt_compat; lra |
+        unfold Rdiv; rewrite Rmult_1_l; lra]).
+  assert (hib : 0 < / b) by (apply Rinv_0_lt_compat; lra).
+  rewrite pow_1. split.
+  - replace ((ln (m + E) + ln D) / b - c) with ((ln (m + E) + ln D - c * b) * / b) by (field; lra).
+    apply Rmult_le_compat_r; lra.
+  - replace (c - (ln (m + E) + ln D) / b) with ((c * b - (ln (m + E) + ln D)) * / b) by (field; lra).
+    apply Rmult_le_compat_r; lra.
+Qed.
+Lemma hf_infinite_end : forall m a c k b D : R, 0 <= m -> 0 < D -> 0 < c -> 0 < b -> a = c * b -> 0 < k ->
+  k <= c * c ->
+  ((m + exp a) * D / b > 0) /\\
+  (~ ((m + exp a) * D / b = 0) /\\ (1 / ((m + exp a) * D / b) - 0) <= (2 / (k * D)) * / (b ^ 1)) /\\
+  (~ ((m + exp a) * D / b = 0) /\\ (0 - 1 / ((m + exp a) * D / b)) <= (2 / (k * D)) * / (b ^ 1)).
+Proof.
+  intros m a c k b D hm hD hc hb ha hk hkc.
+  assert (ha0 : 0 <= a) by nra.
+  assert (h3 : exp a = exp (a / 3) * exp (a / 3) * exp (a / 3))
+    by (rewrite <- !exp_plus; f_equal; field).
+  assert (ht : 1 + a / 3 <= exp (a / 3)) by apply exp_ineq1_le.
+  assert (hcube : a * a / 2 <= exp a)
+    by (rewrite h3; assert (0 <= 1 + a / 3) by lra;
+        assert ((1 + a / 3) * (1 + a / 3) <= exp (a / 3) * exp (a / 3)) by (apply Rmult_le_compat; lra);
+        assert ((1 + a / 3) * (1 + a / 3) * (1 + a / 3) <= exp (a / 3) * exp (a / 3) * exp (a / 3))
+          by (apply Rmult_le_compat; nra);
+        nra).
+  assert (hE : 0 < exp a) by apply exp_pos.
+  set (E := exp a) in *.
+  assert (hh : 0 < (m + E) * D / b) by (apply Rdiv_lt_0_compat; nra).
+  rewrite pow_1.
+  assert (hbound : 1 / ((m + E) * D / b) <= 2 / (k * D) * / b).
+  { replace (1 / ((m + E) * D / b)) with (b / ((m + E) * D)) by (field; repeat split; nra).
+    replace (2 / (k * D) * / b) with (2 / (k * D * b)) by (field; repeat split; nra).
+    assert (hP : 0 < (m + E) * D * (k * D * b)) by (assert (0 < m + E) by lra;
+      assert (0 < k * D * b) by (apply Rmult_lt_0_compat; [nra | lra]); apply Rmult_lt_0_compat; nra).
+    apply (Rmult_le_reg_r _ _ _ hP).
+    replace (b / ((m + E) * D) * ((m + E) * D * (k * D * b))) with (k * b * b * D) by (field; repeat split; nra).
+    replace (2 / (k * D * b) * ((m + E) * D * (k * D * b))) with (2 * (m + E) * D) by (field; repeat split; nra).
+    assert (k * b * b <= a * a) by (rewrite ha; nra). nra. }
+  assert (0 < 1 / ((m + E) * D / b)) by (apply Rdiv_lt_0_compat; lra).
+  assert (0 < 2 / (k * D) * / b)
+    by (apply Rmult_lt_0_compat; [apply Rdiv_lt_0_compat; nra | apply Rinv_0_lt_compat; lra]).
+  split; [lra | split; split; lra].
+Qed.
+Lemma hf_sqrt_end : forall m a c k b D : R, 0 < m -> 0 < D -> 0 < c -> 1 <= b -> a = c * b ->
+  1 <= 4 * m * D * D -> 2 <= c * k ->
+  (ln ((m + exp a) * D) / sqrt b > 0) /\\
+  (~ (ln ((m + exp a) * D) / sqrt b = 0) /\\ (1 / (ln ((m + exp a) * D) / sqrt b) - 0) <= k * exp ((-1 / 2) * ln b)) /\\
+  (~ (ln ((m + exp a) * D) / sqrt b = 0) /\\ (0 - 1 / (ln ((m + exp a) * D) / sqrt b)) <= k * exp ((-1 / 2) * ln b)).
+Proof.
+  intros m a c k b D hm hD hc hb ha hmD hck.
+  assert (hs : 0 < sqrt b) by (apply sqrt_lt_R0; lra).
+  assert (hss : sqrt b * sqrt b = b) by (apply sqrt_sqrt; lra).
+  assert (hpow : exp ((-1 / 2) * ln b) = / sqrt b).
+  { assert (h2 : 2 * ln (sqrt b) = ln b) by (rewrite <- hss at 2; rewrite ln_mult by lra; ring).
+    rewrite <- (exp_ln (sqrt b)) by exact hs. rewrite <- exp_Ropp. f_equal. lra. }
+  rewrite hpow.
+  assert (ha0 : 0 < a) by nra.
+  assert (hy : exp (a / 2) * exp (a / 2) = exp a) by (rewrite <- exp_plus; f_equal; field).
+  assert (hz : 0 < exp (a / 2)) by apply exp_pos.
+  assert (hy1 : 1 <= exp a) by (pose proof (exp_ineq1_le a); lra).
+  set (y := exp a) in *. set (z := exp (a / 2)) in *.
+  assert (hX : z <= (m + y) * D).
+  { assert (hsq : z * z <= ((m + y) * D) * ((m + y) * D)).
+    { rewrite hy.
+      assert (h4 : 4 * m * y <= (m + y) * (m + y)) by (pose proof (Rle_0_sqr (m - y)); unfold Rsqr in *; nra).
+      assert (h5 : 4 * m * y * (D * D) <= (m + y) * (m + y) * (D * D)) by (apply Rmult_le_compat_r; nra).
+      assert (h6 : y <= y * (4 * m * D * D)) by nra.
+      replace ((m + y) * D * ((m + y) * D)) with ((m + y) * (m + y) * (D * D)) by ring. nra. }
+    assert (hX0 : 0 < (m + y) * D) by (apply Rmult_lt_0_compat; lra).
+    destruct (Rle_or_lt z ((m + y) * D)) as [l | l]; [exact l |].
+    assert (((m + y) * D) * ((m + y) * D) < z * z) by (apply Rmult_le_0_lt_compat; lra). lra. }
+  assert (hL : a / 2 <= ln ((m + y) * D)).
+  { replace (a / 2) with (ln z) by (unfold z; rewrite ln_exp; reflexivity). apply ln_le; lra. }
+  set (L := ln ((m + y) * D)) in *.
+  assert (hL0 : 0 < L) by lra.
+  assert (hh : L / sqrt b > 0) by (apply Rdiv_lt_0_compat; lra).
+  assert (hinv : 1 / (L / sqrt b) <= k * / sqrt b).
+  { replace (1 / (L / sqrt b)) with (sqrt b / L) by (field; lra).
+    apply (Rmult_le_reg_r (L * sqrt b)); [apply Rmult_lt_0_compat; lra |].
+    replace (sqrt b / L * (L * sqrt b)) with (sqrt b * sqrt b) by (field; lra).
+    replace (k * / sqrt b * (L * sqrt b)) with (k * L) by (field; lra).
+    rewrite hss. rewrite ha in hL. nra. }
+  assert (0 < 1 / (L / sqrt b)) by (apply Rdiv_lt_0_compat; lra).
+  split; [lra | split; split; lra].
 Qed.
 """
 #: A' G R = 1 by `field`, once the bracket's denominators are shown positive (1 - rho, 1 + (n - 1) rho, and softmax's
@@ -238,6 +354,15 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
     def text(tree: object) -> str:
         return translated(tree, {}, statement.integers)
 
+    if "rho" not in names and (ends := _order_ends(nodes)):
+        return (
+            f"{intros}\n"
+            + "\n".join(f"  {line}" for line in _order_facts(ends, statement.goal, text))
+            + (
+                "\n  repeat match goal with H : _ /\\ _ |- _ => destruct H end."
+                "\n  unfold Rdiv in *; repeat match goal with |- _ /\\ _ => split end; first [ assumption | lra ]."
+            )
+        )
     if attention == "relu":
         of_d = [node for node in nodes if node[:2] in (["rpow", ["sym", "d"]], ["rpow", ["log", ["sym", "d"]]])]
         if "rho" in names or not (of_d or ["pow", ["sym", "rho1"], -2] in nodes):
@@ -267,3 +392,62 @@ def proof(statement: UniversalStatement, attention: str) -> str | None:
     if relation[0] == "=" and "rho" not in names and relation[2] == ["rat", "0"]:  # A(0) = 0
         return f"{intros}\n  {_AT_ZERO}."
     return None
+
+
+#: beta and beta^(-1/2) (the rate of the error in an order of log T against sqrt(beta)) as the statements write them.
+BETA = ["sym", "beta"]
+SQRT_RATE = ["rpow", BETA, ["rat", "-1/2"]]
+
+
+def _order_ends(nodes: list) -> list[tuple[object, object, object, object]]:
+    """(m, a, c, DA) of each end (m + e^a) DA in an order-in-beta statement: a = c beta, DA free of variables."""
+    ends = []
+    for node in nodes:
+        if node[:1] != ["mul"] or len(node) != 3 or node[1][:1] != ["add"] or node[1][-1][:1] != ["exp"]:
+            continue
+        exponent, factor = node[1][-1][1], node[2]
+        if symbols(factor) or exponent[:1] != ["mul"] or ["sym", "beta"] not in exponent[1:]:
+            continue
+        rest = [f for f in exponent[1:] if f != ["sym", "beta"]]
+        if len(rest) != len(exponent) - 2 or "beta" in symbols(["mul", *rest]):
+            continue
+        ends.append((["add", *node[1][1:-1]], exponent, ["mul", *rest], factor))
+    return [end for k, end in enumerate(ends) if end not in ends[:k]]
+
+
+def _order_facts(ends: list, goal: list, text: Callable[[object], str]) -> list[str]:
+    """`pose proof` of each end's lemma by the form of h at that end: log(G DA)/beta (`hf_order_end`, n the literal
+    that the error's logarithm multiplies), log(G DA)/sqrt(beta) (`hf_sqrt_end`, k the error's coefficient of
+    beta^(-1/2), else 2/c) or G DA/beta (`hf_infinite_end`, k the literal of the error 2/(k DA), else c^2)."""
+    facts, nodes = [], list(subtrees(goal))
+    for m, a, c, factor in ends:
+        args, end, beta = f"({text(m)}) ({text(a)}) ({text(c)})", ["mul", ["add", *m[1:], ["exp", a]], factor], BETA
+        if ["div", ["log", end], beta] in nodes:
+            (n,) = dict.fromkeys(
+                text(x[1][1])
+                for x in nodes
+                if x[:1] == ["log"] and x[1][2:] == [["add", factor, ["div", ["rat", "1"], factor]]]
+            )
+            facts.append(
+                f"pose proof (hf_order_end {args} beta ({text(factor)}) ({n}) ltac:(lra) "
+                "ltac:(lra) ltac:(interval) ltac:(lra) ltac:(lra) ltac:(ring))."
+            )
+        elif ["div", ["log", end], ["sqrt", beta]] in nodes:
+            rates = dict.fromkeys(text(x[1]) for x in nodes if x[:1] == ["mul"] and x[2:] == [SQRT_RATE])
+            facts += [
+                f"pose proof (hf_sqrt_end {args} ({k}) beta ({text(factor)}) ltac:(lra) ltac:(interval) "
+                "ltac:(lra) ltac:(lra) ltac:(ring) ltac:(interval) ltac:(lra))."
+                for k in rates or [f"2 / {text(c)}"]
+            ]
+        elif ["div", end, beta] in nodes:
+            scales = dict.fromkeys(
+                text(x[2][1])
+                for x in nodes
+                if x[:2] == ["div", ["rat", "2"]] and x[2][:1] == ["mul"] and x[2][2:] == [factor]
+            )
+            facts += [
+                f"pose proof (hf_infinite_end {args} ({k}) beta ({text(factor)}) ltac:(lra) ltac:(interval) "
+                "ltac:(lra) ltac:(lra) ltac:(ring) ltac:(lra) ltac:(nra))."
+                for k in scales or [f"{text(c)} * {text(c)}"]
+            ]
+    return facts

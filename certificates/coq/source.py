@@ -93,11 +93,17 @@ def source(
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
-        lemmas += reduced_time.lemmas(bracket) if bracket else ""
+        bracket_lemmas = reduced_time.lemmas(bracket) if bracket else ""
+        if "hf_exp_le" in bracket_lemmas and "Lemma hf_exp_le" not in lemmas:  # the factor's lemma uses it
+            lemmas += cuts.POWER
+        lemmas += bracket_lemmas
         written = [reduced_time.proof(s, bracket) if bracket else None for s in problem]
         proofs = "\n".join(
             f"{text}\nProof.\n{own}\nQed.\n" if own else _universal(s, text, first)
             for s, text, first, own in zip(problem, texts, offsets, written, strict=True)
+        )
+        lemmas += (
+            reduced_time.ORDER_LEMMAS if any(f"hf_{e}_end" in proofs for e in ("order", "infinite", "sqrt")) else ""
         )
         lemmas += past_root.LEMMAS if "hf_past_root" in proofs else ""
         lemmas += logs.LEMMAS if "hf_ln_sqrt" in proofs else ""

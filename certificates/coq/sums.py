@@ -15,7 +15,8 @@ own normal form of Coq terms, each step a lemma coqc checks:
 - the sides (and each term of an inequality's payload) are compared after relabelling each monomial's bound indices
   (`hf_hsum_switch`) and orienting its atoms (symmetry of ip, self-adjoint M, symmetric weights) into one canonical
   form, then `field`; an inequality's terms are >= 0 by their shapes (`hf_hsum_nonneg`, `hf_ip_pos`, squares, the
-  definitions' signs) and its coefficients by `nra` on the sizes' bounds.
+  definitions' signs) and its coefficients by `nra` on the sizes' bounds; a strict relation's term > 0 (a strict
+  premise's margin, a number: `strict`) and its coefficient > 0 the same way, with `<` for `<=`.
 
 A statement whose normal forms this writer cannot match (a rule of the kernel it does not follow) raises
 `NotWritten` (a `NotTranslatable`) with the reason, before any Coq is written.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 from fractions import Fraction
+from math import prod
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +59,7 @@ from headflow.certificates.kernel.coq.statements import TextStatement, statement
 from headflow.certificates.kernel.coq.sums_statement import DEFINED, VELOCITY, XDOT, bounded
 from headflow.certificates.kernel.model_statements import statement_of, term_of
 from headflow.certificates.kernel.model_sums import DEFINED as KERNEL_DEFINED
-from headflow.certificates.kernel.model_sums import RATES, margins
+from headflow.certificates.kernel.model_sums import RATES, least_sizes, margins
 
 #: The lemmas every proof uses (sums, inner products, linear maps, the softmax row), proved in the file itself.
 LEMMAS = Path(__file__).with_name("sums_lemmas.v").read_text(encoding="ascii")
@@ -72,6 +74,7 @@ PROD = (
 )
 FIELD = "field; repeat split; assumption."
 HYPOTHESIS_NAMES = {"aligned-values": "HWM", "scalar-heads": "HSc", "symmetric-scores": "HMs", "unit-tokens": "Hunit"}
+HYPOTHESIS_NAMES["orthogonal-heads"] = "HOrth"
 #: The scalars defined in the statement, as the kernel defines them (`model_sums.DEFINED`).
 DEFINITIONS = {"a": "a_h_i", "T": "T_h_i", "A": "A_h_i", "s": "s_h_ij", "entropy": "entropy_h_i"}
 #: The energies' rates, which the kernel reads as `model_sums.RATES` for usa heads, self-adjoint and aligned.
@@ -121,6 +124,7 @@ class ProofWriter:
         aligned = {"symmetric-scores", "aligned-values"} <= self.hypotheses
         self.rates = self.claim.attention == "usa" and aligned  # the kernel's reading of the rates (`RATES`)
         self.bounds = bounded(self.claim)  # the reals the cross premises bound
+        self.crosses = self.bounds + ["0"] * ("orthogonal-heads" in self.hypotheses)  # and 0 for M g M g' = 0
         self.margins = [tree_of(m, {"i": "i", "h": "h"}) for m in margins(self.claim)]  # the premises G0, G1, ...
         self.every = ["i" in g.free for g in self.claim.given]  # a premise at every token i < n
 
@@ -417,7 +421,7 @@ class ProofWriter:
             )
         if op == "-" and node[1][:2] == ("hsum", "H") and renamed(node[1][3], {node[1][2]: "h"}) == node[2]:
             g = node[1][2]
-            bounds = "".join(f"pose proof (X{b} {g} t Hg Hgh); " for b in self.bounds)
+            bounds = "".join(f"pose proof (X{b} {g} t Hg Hgh); " for b in self.crosses)
             near = (
                 f"match goal with |- context [ip (f h ?t) (f {g} ?t)] => {bounds} "
                 f"pose proof (Rle_abs (ip (f h t) (f {g} t))); pose proof (Rle_abs (- ip (f h t) (f {g} t))) end; "
@@ -489,22 +493,25 @@ class ProofWriter:
         ]
 
     def cross_facts(self) -> list[str]:
-        """For each real a cross premise bounds: |<f^h_t, f^g_t>| <= delta Zn h t Zn g t (usa) or delta (softmax,
-        whose rows sum to 1) for g != h, from `hf_cross_pair` at the weights and the premise at unit tokens."""
+        """For each real a cross premise bounds, and 0 for orthogonal heads: |<f^h_t, f^g_t>| <= delta Zn h t Zn g t
+        (usa) or delta (softmax, whose rows sum to 1) for g != h, from `hf_cross_pair` at the weights and the premise
+        at unit tokens (orthogonal heads: <x_u, M h M g x_w> = <x_u, 0> = 0)."""
         if "unit-tokens" not in self.hypotheses or not {"symmetric-scores", "aligned-values"} <= self.hypotheses:
             return []
         softmax = self.claim.attention == "softmax"
         rows = ["assert (Wrow : forall g t, hsum n (w g t) = 1) by (intros; exact (Prow g t))."] if softmax else []
-        for b in self.bounds:
+        for b in self.crosses:
             weight = "" if softmax else " * Zn h t * Zn g t"
             pair = (
                 f"pose proof (hf_cross_pair _ ip Hip n (w h t) (w g t) (fun u => W h (x u)) (fun u => W g (x u)) {b} "
                 f"(Pw h t) (Pw g t)) as X"
             )
-            premise = (
-                f"intros u1 u2. rewrite !HWM, (HMs h (x u1) (M g (x u2))). "
+            premise = "intros u1 u2. rewrite !HWM, (HMs h (x u1) (M g (x u2))). " + (
                 f"pose proof (H{b} h g (x u1) (x u2) Hh Hg (fun e => Hgh (eq_sym e))) as B. "
                 "rewrite !Hunit, sqrt_1 in B. lra"
+                if b != "0"
+                else "rewrite (HOrth h g (x u2) Hh Hg (fun e => Hgh (eq_sym e))), (hf_ip_sym _ ip Hip (x u1) zero), "
+                "(hf_ip_zero_l _ ip Hip), Rabs_R0. lra"
             )
             close = "rewrite !Wrow, !Rmult_1_r in X. apply X. " if softmax else "apply X. "
             rows.append(
@@ -526,7 +533,7 @@ class ProofWriter:
             )
             terms.append((coefficient, term, self.equation(coefficient, []), self.equation(term, [])))
         difference = [*sides[1][0], *(replace(m, coef=-m.coef) for m in sides[0][0])]
-        if relation.op == ">=":
+        if relation.op in (">=", ">"):
             difference = [replace(m, coef=-m.coef) for m in difference]
         for _, _, (c, _), (n, _) in terms:
             difference += [replace(m, coef=-m.coef) for m in self.scaled(c, n)]
@@ -551,7 +558,8 @@ class ProofWriter:
         nfs = [sides[0][0], sides[1][0], *(t[3][0] for t in terms)]
         premises = " -> ".join(f"{v} = {nf_text(nf)}" for v, nf in zip(names, nfs, strict=True))
         sum_terms = " + ".join(f"{text(c)} * N{k}" for k, (c, *_) in enumerate(terms)) or "0"
-        goal = {"=": "L = R", "<=": f"R - L = {sum_terms}", ">=": f"L - R = {sum_terms}"}[relation.op]
+        goal = f"L - R = {sum_terms}" if relation.op in (">=", ">") else f"R - L = {sum_terms}"
+        goal = "L = R" if relation.op == "=" else goal
         arrows = " ".join("->" for _ in names)
         turned = f" rewrite {', '.join('?' + r for r in rewrites)}." if rewrites else ""
         self.lines.append(
@@ -563,12 +571,29 @@ class ProofWriter:
             self.lines.append(f"  exact (Id _ _ {equations}).")
         else:
             self.lines.append(f"  pose proof (Id _ _ {'_ ' * len(terms)}{equations}) as Hid.")
+            strict = self.strict(terms) if relation.op in ("<", ">") else None
             for k, (c, n, _, _) in enumerate(terms):
                 self.lines.append(f"  assert (K{k} : 0 <= {text(c)}) by nra.")
                 self.lines.append(f"  assert (S{k} : 0 <= {text(n)}) by ({self.nonnegative(n)}).")
                 self.lines.append(f"  pose proof (Rmult_le_pos _ _ K{k} S{k}).")
+                if k == strict:
+                    self.lines.append(f"  assert (K{k}' : 0 < {text(c)}) by nra.")
+                    self.lines.append(f"  assert (S{k}' : 0 < {text(n)}) by ({self.nonnegative(n)}).")
+                    self.lines.append(f"  pose proof (Rmult_lt_0_compat _ _ K{k}' S{k}').")
             self.lines.append("  lra.")
         return "\n".join([*(f"  {r}" for r in self.preamble()), *self.lines])
+
+    def strict(self, terms: list[tuple[Any, ...]]) -> int:
+        """The index of the payload's term > 0 that the kernel's check of a strict relation found: a number > 0 or a
+        strict given condition's margin (whose premise `lra` reads, as for >= 0), its coefficient > 0 at the sizes'
+        least values (`model_sums.least_sizes`)."""
+        least = least_sizes(self.claim)
+        strict = [self.margins[k] for k, g in enumerate(self.claim.given) if g.op in ("<", ">")]
+        for k, (_, n, (c, _), _) in enumerate(terms):
+            at_least = sum(m.coef * prod(least[s] ** e for s, e in zip(SIZE_ORDER, m.exps, strict=True)) for m in c)
+            if (n in strict or (n[0] == "num" and n[1] > 0)) and at_least > 0:
+                return k
+        raise NotWritten("sums: a strict relation without a term > 0")
 
     @staticmethod
     def scaled(coefficient: NF, nf: NF) -> list[Mono]:

@@ -2,12 +2,14 @@
 
 A universal `model` statement (`model_statements`) of the sphere or flat space without exact data, mask, interaction or
 fixed indices, with beta > 0 and `given` conditions (bounds of the sizes, `H >= 2`, or conditions on the configuration),
-is proved when rhs - lhs (an equality), or the difference of its sides that should be >= 0 (`<=`, `>=`), is identically
-sum_k c_k N_k. The payload `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an equality) gives each c_k
-as a model term over the sizes alone whose coefficients are all >= 0 once each size is written as its least value plus
-a number >= 0 (n >= 2, d >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a model term >= 0 by its
-shape (`nonnegative`: numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by their definitions, and
-their sums, products and sums over tokens and heads; a given condition's margin outside sums over heads).
+is proved when rhs - lhs (an equality), or the difference of its sides that should be >= 0 (`<=`, `>=`) or > 0 (`<`,
+`>`), is identically sum_k c_k N_k. The payload `{"terms": [{"coefficient": c_k, "term": N_k}, ...]}` (empty for an
+equality) gives each c_k as a model term over the sizes alone whose coefficients are all >= 0 once each size is written
+as its least value plus a number >= 0 (n >= 2, d >= 1, H >= 1, beta >= 0, or a `given` lower bound), and each N_k as a
+model term >= 0 by its shape (`nonnegative`: numbers >= 0, sizes, even powers, squared norms, the quantities >= 0 by
+their definitions, and their sums, products and sums over tokens and heads; a given condition's margin outside sums
+over heads). A strict relation needs one N_k > 0 (a number > 0, or a strict given condition's margin) whose c_k is
+> 0 at the least sizes.
 
 "Identically" is decided in a normal form the kernel builds itself. Every term is expanded over its sums, each sum
 binding a fresh dummy index (a summand free of it gains a factor n or H), into monomials: a rational times n^a d^b H^c
@@ -30,7 +32,8 @@ f^h_j> (the chain rule, then s_jk = s_kj), and dE/dt = sum_h dE_h/dt (`RATES`). 
 heads' pairings (`cross_trees`): with M_h self-adjoint, W_h = M_h and unit tokens, for heads g != h, f^h_i = sum_j
 w^h_ij M_h x_j with w >= 0 summing to W^h_i (usa: Z^h_i; softmax: 1), so <f^h_i, f^g_i> = sum_jk w^h_ij w^g_ik <x_j,
 M_h M_g x_k> and |<x_j, M_h M_g x_k>| <= delta, where delta is `delta_op` (max_{h' != g'} |M_h' M_g'|_op, by
-Cauchy-Schwarz) or the `delta` of `orthogonal-heads(delta=q)` (|M_h M_g|_op <= |M_h M_g|_F <= q): so sum_{g != h}
+Cauchy-Schwarz), the `delta` of `orthogonal-heads(delta=q)` (|M_h M_g|_op <= |M_h M_g|_F <= q) or 0 under
+`orthogonal-heads` (M_h M_g = 0; both signs then make <f^h_i, F_i> = |f^h_i|^2): so sum_{g != h}
 (delta W^h_i W^g_i +- <f^h_i, f^g_i>) >= 0, written sum_g(B_g) - B_h, is a term >= 0 by its shape.
 """
 
@@ -46,9 +49,7 @@ from .recheck import Rejected, require_keys, require_list
 
 SIZES = ("n", "d", "H", "beta")
 LEAST = {"n": 2, "d": 1, "H": 1, "beta": 0}
-HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "scalar-heads")
-#: Hypotheses a statement may assume that the normal form does not use: what holds at every configuration holds there.
-UNUSED = ("orthogonal-heads",)
+HYPOTHESES = ("unit-tokens", "symmetric-scores", "aligned-values", "scalar-heads", "orthogonal-heads")
 #: At most this many dummies of a kind in a monomial, monomials in an expansion, terms in a payload, and products of
 #: monomials or relabellings tried in all (a count: the same on every machine).
 MOST_DUMMIES, MOST_MONOMIALS, MOST_TERMS, MOST_WORK = 5, 20_000, 16, 2_000_000
@@ -288,7 +289,7 @@ class Expansion:
         return exponents, tuple(sorted(again, key=repr)), basis
 
 
-def _least(claim: ModelStatement) -> dict[str, Fraction]:
+def least_sizes(claim: ModelStatement) -> dict[str, Fraction]:
     """Each size's least value: the model's (n >= 2, d, H >= 1, beta >= 0), or a `given` lower bound (integers for
     n, d, H); an upper bound only narrows the statement."""
     least = {name: Fraction(q) for name, q in LEAST.items()}
@@ -302,16 +303,18 @@ def _least(claim: ModelStatement) -> dict[str, Fraction]:
     return least
 
 
-def _nonnegative_on(form: Form, least: dict[str, Fraction]) -> bool:
-    """Whether a polynomial in the sizes has coefficients >= 0 once each size s is written least_s + y (y >= 0)."""
+def _shifted(form: Form, least: dict[str, Fraction]) -> dict[tuple[int, ...], Fraction] | None:
+    """A polynomial in the sizes with each size s written least_s + y (y >= 0), its coefficients by the y's exponents;
+    None when it is not one (atoms, a basis vector, a negative exponent). It is >= 0 on the sizes' ranges when every
+    coefficient is, and > 0 when its constant coefficient is too."""
     shifted: dict[tuple[int, ...], Fraction] = {}
     for (exponents, atoms, basis), c in form.items():
         if atoms or basis is not None or min(exponents) < 0:
-            return False
+            return None
         for ks in product(*(range(e + 1) for e in exponents)):
             parts = (comb(e, k) * least[s] ** (e - k) for s, e, k in zip(SIZES, exponents, ks, strict=True))
             shifted[ks] = shifted.get(ks, 0) + c * prod(parts)
-    return all(c >= 0 for c in shifted.values())
+    return shifted
 
 
 def cross_trees(claim: ModelStatement) -> list[list[Any]]:
@@ -322,17 +325,20 @@ def cross_trees(claim: ModelStatement) -> list[list[Any]]:
         return []
 
     def bound(delta: str, op: str, g: str) -> list[Any]:
-        weight = ["*", ["*", _name(delta), _name("Z_h_i")], _name(f"Z_{g}_i")] if claim.attention == "usa" else None
-        return [op, weight or _name(delta), ["inner", _name("f_h_i"), _name(f"f_{g}_i")]]
+        scale = ["num", delta] if delta == "0" else _name(delta)
+        weight = ["*", ["*", scale, _name("Z_h_i")], _name(f"Z_{g}_i")] if claim.attention == "usa" else None
+        return [op, weight or scale, ["inner", _name("f_h_i"), _name(f"f_{g}_i")]]
 
     deltas = ["delta_op", *(["delta"] if stated_delta(claim.hypotheses) is not None else [])]
+    deltas += ["0"] * ("orthogonal-heads" in claim.hypotheses)  # M_h M_g = 0: delta = 0
     return [["-", ["sum_g", bound(delta, op, "g")], bound(delta, op, "h")] for delta in deltas for op in "+-"]
 
 
-def margins(claim: ModelStatement) -> tuple[Term, ...]:
+def margins(claim: ModelStatement, strict: bool = False) -> tuple[Term, ...]:
     """Each `given` condition's margin (lhs - rhs for >= and >, rhs - lhs for <= and <): >= 0 wherever the statement
-    is stated, at its token i and head h."""
-    return tuple(make("-", (g.lhs, g.rhs) if g.op in (">=", ">") else (g.rhs, g.lhs)) for g in claim.given)
+    is stated, at its token i and head h; with `strict`, the strict conditions' (< and >) only: > 0 there."""
+    given = [g for g in claim.given if not strict or g.op in ("<", ">")]
+    return tuple(make("-", (g.lhs, g.rhs) if g.op in (">=", ">") else (g.rhs, g.lhs)) for g in given)
 
 
 def nonnegative(term: Term, cross: tuple[Term, ...] = (), given: tuple[Term, ...] = ()) -> bool:
@@ -353,42 +359,52 @@ def nonnegative(term: Term, cross: tuple[Term, ...] = (), given: tuple[Term, ...
 
 
 def difference(claim: ModelStatement) -> tuple[Expansion, Form]:
-    """The statement's expansion and the difference of its sides that should be >= 0 (rhs - lhs for = and <=)."""
+    """The statement's expansion and the difference of its sides that should be >= 0 (> 0 for a strict relation; rhs -
+    lhs for =, <= and <)."""
     expansion = Expansion(claim)
     lhs, rhs = (expansion.term(side, FREE) for side in (claim.relation.lhs, claim.relation.rhs))
-    return expansion, added(lhs, rhs, -1) if claim.relation.op == ">=" else added(rhs, lhs, -1)
+    return expansion, added(lhs, rhs, -1) if claim.relation.op in (">=", ">") else added(rhs, lhs, -1)
 
 
 def check(data: dict[str, Any], claim_id: str, payload: Any) -> tuple[str, str]:
     """(what the certificate proves, how it was re-checked): the statement's sides, less the payload's sum_k c_k N_k
-    for an inequality, are identical in the normal form (the module's docstring)."""
+    for an inequality, are identical in the normal form (the module's docstring). A strict relation needs one term
+    > 0: a number > 0 or a strict `given` condition's margin, whose coefficient is > 0 where the sizes are least (so
+    everywhere on their ranges, its coefficients in the shifted sizes all >= 0)."""
     claim = statement_of(data, claim_id)
     relation, plain = claim.relation, not (claim.exists or claim.fixed or claim.data or claim.interaction)
     plain = plain and claim.mask == "none" and claim.beta_sign == "positive" and claim.geometry in ("sphere", "flat")
-    if not plain or relation.op not in ("=", "<=", ">="):
+    if not plain or relation.op not in ("=", "<=", ">=", "<", ">"):
         raise Rejected(
-            "sums: a universal =, <= or >= statement on the sphere or in flat space, beta > 0, without data, "
+            "sums: a universal =, <=, >=, < or > statement on the sphere or in flat space, beta > 0, without data, "
             "fixed indices, mask or interaction"
         )
-    if not all(name in (*HYPOTHESES, *UNUSED) or stated_delta([name]) is not None for name in claim.hypotheses):
-        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES + UNUSED)} and orthogonal-heads(delta=q)")
+    if not all(name in HYPOTHESES or stated_delta([name]) is not None for name in claim.hypotheses):
+        raise Rejected(f"sums: the hypotheses are among {', '.join(HYPOTHESES)} and orthogonal-heads(delta=q)")
     terms = require_list(require_keys(payload, {"terms"}, "sums payload")["terms"], MOST_TERMS, "sums terms")
-    least = _least(claim)
+    least = least_sizes(claim)
     if relation.op == "=" and terms:
         raise Rejected("sums: an equality has no terms")
     expansion, residual = difference(claim)
     monomials, cross = len(residual), tuple(map(term_of, cross_trees(claim)))
+    strict = relation.op in ("<", ">")  # until a term > 0 is found
     for item in terms:
         require_keys(item, {"coefficient", "term"}, "a sums term")
         coefficient, term = term_of(item["coefficient"], frozenset()), term_of(item["term"])
         expanded = expansion.term(coefficient, FREE)
-        if not nonnegative(term, cross, margins(claim)) or not _nonnegative_on(expanded, least):
+        shifted = _shifted(expanded, least)
+        if not nonnegative(term, cross, margins(claim)) or shifted is None or min(shifted.values(), default=0) < 0:
             raise Rejected(f"sums: {term_text(coefficient)} * ({term_text(term)}) is not >= 0 by its shape")
+        positive = (term.op == "num" and term.args[0] > 0) or term in margins(claim, strict=True)
+        strict = strict and not (positive and shifted.get(ZERO, 0) > 0)
         residual = added(residual, expansion.product(expanded, expansion.term(term, FREE)), -1)
+    if strict:
+        raise Rejected("sums: a strict relation needs a term > 0 (a number or a strict given's margin) times c > 0")
     left = expansion.canonical(residual)
     if left:
         raise Rejected(f"sums: the sides differ by {len(left)} monomials of the normal form, not by sum_k c_k N_k")
     sizes = ", ".join(f"{s} >= {least[s]}" for s in SIZES[:3])
     what = "rhs - lhs = 0" if relation.op == "=" else f"the sides differ by {len(terms)} term(s) >= 0"
+    what += ", one > 0" if relation.op in ("<", ">") else ""
     proved = f"proves claim {claim_id!r}: the model statement {shown(data, claim)} [every {sizes}, beta > 0: {what}]"
     return proved, f"the sides expanded over their sums ({monomials} monomials) and compared in normal form"

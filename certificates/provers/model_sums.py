@@ -29,6 +29,8 @@ from headflow.certificates.statements.pointwise import bound_proof
 from headflow.certificates.store import write_certificate
 
 KIND = "sums"
+#: The most ways of taking parts off the sides' difference tried (`_starts`).
+MOST_STARTS = 16
 
 
 def certify_model(claim: ModelClaim, directory: Path) -> Path | None:
@@ -59,8 +61,9 @@ def certify(statement: dict[str, Any], directory: Path, claim: dict[str, Any]) -
 
 def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The payloads to try: none for an equality; for an inequality one term c N for each candidate N whose
-    multiple the sides' difference is (`_multiple`), then the same for what is left of it once a `given` condition's
-    margin is taken off (a multiple of the margin that matches one of its monomials)."""
+    multiple the sides' difference is (`_multiple`), then the same for what is left of it once parts are taken off
+    (`_starts`: `given` conditions' margins and the other heads' bounds, each a multiple that matches one of its
+    monomials)."""
     relation = statement["relation"]
     if relation["op"] == "=":
         return [[]]
@@ -75,11 +78,8 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
     found = []
     bounds = [tree for c in cross_trees for tree in (c, ["sum_i", c])]
     candidates = _candidates(relation["lhs"]) + _candidates(relation["rhs"]) + bounds
-    for margin in [[]] + [m for g in statement["given"] for m in _margins(g)]:
-        left = _taken_off(expansion, difference, margin[0]["term"]) if margin else (difference, [])
-        if left is None:
-            continue
-        residual, taken = left
+    parts = [m for g in statement["given"] for m in _margins(g)] + bounds
+    for residual, taken in _starts(expansion, difference, parts):
         if not residual:
             found.append(taken)
             continue
@@ -93,25 +93,40 @@ def proposals(statement: dict[str, Any]) -> list[list[dict[str, Any]]]:
                 continue
             if coefficient is not None:
                 found.append([*taken, _item(coefficient, candidate)])
-    return found
+    return [payload for k, payload in enumerate(found) if payload not in found[:k]]  # each once
 
 
-def _margins(given: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """A given condition's margin (`model_sums.margins`), and its sum over the tokens, each as a one-term payload with
-    coefficient 1."""
+def _starts(
+    expansion: model_sums.Expansion, difference: model_sums.Form, parts: list[list[Any]]
+) -> list[tuple[model_sums.Form, list[dict[str, Any]]]]:
+    """(what is left of the difference, the items taken off) for the difference itself, then for each part in turn
+    taken off (`_taken_off`) what each earlier start left, where it matches: at most MOST_STARTS, fewest parts
+    first."""
+    starts: list[tuple[model_sums.Form, list[dict[str, Any]]]] = [(difference, [])]
+    for part in parts:
+        try:
+            form = expansion.canonical(expansion.term(term_of(part), model_sums.FREE))
+        except Rejected:
+            continue
+        for residual, taken in list(starts):
+            left = _taken_off(expansion, residual, part, form) if residual else None
+            if left is not None and len(starts) < MOST_STARTS:
+                starts.append((left[0], [*taken, *left[1]]))
+    return sorted(starts, key=lambda start: len(start[1]))
+
+
+def _margins(given: dict[str, Any]) -> list[list[Any]]:
+    """A given condition's margin (`model_sums.margins`), and its sum over the tokens."""
     sides = [given["lhs"], given["rhs"]] if given["op"] in (">=", ">") else [given["rhs"], given["lhs"]]
-    return [[{"coefficient": ["num", "1"], "term": term}] for term in (["-", *sides], ["sum_i", ["-", *sides]])]
+    return [["-", *sides], ["sum_i", ["-", *sides]]]
 
 
 def _taken_off(
-    expansion: model_sums.Expansion, difference: model_sums.Form, margin: list[Any]
+    expansion: model_sums.Expansion, difference: model_sums.Form, margin: list[Any], part: model_sums.Form
 ) -> tuple[model_sums.Form, list[dict[str, Any]]] | None:
-    """(the difference less c m, [the item c m]) for the margin m and the multiple c > 0 (a monomial of the sizes)
-    that matches the first of the margin's monomials found once in the difference; None when there is none."""
-    try:
-        part = expansion.canonical(expansion.term(term_of(margin), model_sums.FREE))
-    except Rejected:
-        return None
+    """(the difference less c m, [the item c m]) for the part m (the tree `margin`, its normal form `part`) and the
+    multiple c > 0 (a monomial of the sizes) that matches the first of its monomials found once in the difference;
+    None when there is none."""
     found = None
     for (exponents, atoms, basis), q in part.items():
         matches = [(e, c / q) for (e, a, b), c in difference.items() if (a, b) == (atoms, basis)]

@@ -32,7 +32,8 @@ from headflow.certificates.kernel.equiangular import weights
 from headflow.certificates.kernel.exprtree import rational_tree
 from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.limits import PROBLEM_SECONDS, SECONDS, products, proved_cuts
+from headflow.certificates.provers.limits import POWERS, PROBLEM_SECONDS, SECONDS, products, proved_cuts
+from headflow.certificates.provers.smt_refinement import constant_cuts
 from headflow.certificates.statements.limits import reference
 from headflow.certificates.statements.reduced_time import elaborate, grows_like, target
 from headflow.certificates.store import write_certificate
@@ -234,7 +235,8 @@ def _one_more_cut(statement: dict[str, Any], logs_first: bool) -> list[dict[str,
     """The products and the first cut that proves the statement: a Taylor cut of degree 3 at 0 below one atom (e^x >=
     x^2/2: the lower end over beta grows), or a power cut of three atoms with exponents +-1, exponentials and
     logarithms mixed (log(G DA) <= c beta + log(n (DA + 1/DA)) is e^l <= e^(c beta) e^l'), those first with
-    `logs_first`; None when none does."""
+    `logs_first`; then, with the logarithms of numbers pinned (`constant_cuts`: log T/sqrt(beta) needs DA > 1/2), a
+    power cut of two atoms (beta/100 <= 2 log(G DA)) or three; None when none does."""
     encoding = Encoding(statement)
     count, base = len(encoding.exponentials), products(encoding)
     taylor: list[dict[str, object]] = [
@@ -245,12 +247,20 @@ def _one_more_cut(statement: dict[str, Any], logs_first: bool) -> list[dict[str,
         for chosen in itertools.combinations(range(count), 3)
         for signs in itertools.product((1, -1), repeat=3)
     ]
-    for cut in powers + taylor if logs_first else taylor + powers:
+    pairs: list[dict[str, object]] = [
+        {"kind": "power", "atoms": [i, j], "exponents": [q, -p]}
+        for i, j in itertools.permutations(range(count), 2)
+        for q, p in POWERS
+    ]
+    pinned = constant_cuts(encoding)
+    candidates = [[*base, cut] for cut in (powers + taylor if logs_first else taylor + powers)]
+    candidates += [[*base, *pinned, cut] for cut in pairs + powers] if pinned else []
+    for cuts in candidates:
         try:
-            real_statements.check(statement, statement["claim"], "smt", {"cuts": [*base, cut]}, PROBLEM_SECONDS)
+            real_statements.check(statement, statement["claim"], "smt", {"cuts": cuts}, PROBLEM_SECONDS)
         except Rejected:
             continue
-        return [*base, cut]
+        return cuts
     return None
 
 

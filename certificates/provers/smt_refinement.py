@@ -30,6 +30,7 @@ import sympy as sp
 from flint import arb, fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.kernel import smtlib
+from headflow.certificates.kernel.balls import eval_ball
 from headflow.certificates.kernel.exact import ball_of, exact_value, precision
 from headflow.certificates.kernel.exprtree import (
     Tree,
@@ -248,6 +249,28 @@ def model_cuts(encoding: Encoding, values: Mapping[str, Fraction], placed: Seque
             if not value <= exact:  # too large: an upper bound at the argument (exp(-a) bounded below at -a)
                 cuts += _next_degree(index, -at, placed, start=1, kind="upper")
     return cuts
+
+
+def constant_cuts(encoding: Encoding) -> list[dict[str, object]]:
+    """Taylor cuts of degree 3 below and above each atom whose argument is a number (a logarithm of a constant, which
+    the solvers know only through e >= 1 + a and exp(l) = its argument), at its value rounded (`_short`): together they
+    pin it within about the rounding, which a relation between logarithms of constants needs (log 397 - log 2 > 4)."""
+    meaning, cuts = encoding.meaning(), []
+    for index, (_, argument) in enumerate(encoding.exponentials):
+        tree = meaning.get(argument[1], argument) if argument[0] == "sym" else argument
+        if symbols(tree):
+            continue
+        with precision(SIGNIFICANT_BITS + 20):
+            try:
+                ball = eval_ball(tree, {})
+            except (TreeError, ValueError, ZeroDivisionError):
+                continue
+            if not ball.is_finite():
+                continue
+            at = _short(exact_value(ball.mid()))
+            cuts += [Cut("lower", index, 3, at, _below(ball_of(at).exp()))]
+            cuts += [Cut("upper", index, 3, -at, _below(ball_of(-at).exp()))]
+    return [cut.data() for cut in cuts]
 
 
 def _next_degree(index: int, at: Fraction, placed: Sequence[Cut], start: int, kind: str = "lower") -> list[Cut]:

@@ -4,7 +4,8 @@ The statement (`model_sums`: universal, the sphere or flat space, beta > 0, no d
 as: for every real vector space V (Coquelicot's `ModuleSpace R_Ring`) with a symmetric bilinear form `ip` that is
 >= 0 on the diagonal (`is_inner`: an inner product, or a semi-definite one), tokens x : nat -> V, linear maps M g, W g
 (`is_linear`), strengths lambda g, sizes n >= 2, d >= 1, H >= 1, beta > 0 and a token i and head h, under the
-statement's hypotheses (unit tokens <x_t, x_t> = 1; M g self-adjoint; W g = M g; M g = lambda g I), with the model's
+statement's hypotheses (unit tokens <x_t, x_t> = 1; M g self-adjoint; W g = M g; M g = lambda g I; M g M g' = 0 for
+heads g != g'), with the model's
 quantities defined as SPEC section 1 defines them (`let`: the score s, the normalizer Zn, the softmax distribution p,
 the kind's weight w, the head output f g t = sum_u w g t u W g x_u, F, the velocity field v, the projection P t u = u
 - <u, x_t> x_t, the geometry's velocity xdot, the attention mean xbar, the shadow a, the tangential power T, the other
@@ -46,6 +47,7 @@ HYPOTHESES = {
     "symmetric-scores": "(forall g u w, ip (M g u) w = ip u (M g w))",
     "aligned-values": "(forall g u, W g u = M g u)",
     "scalar-heads": "(forall g u, M g u = scal (lambda g) u)",
+    "orthogonal-heads": "(forall g g' u, (g < H)%nat -> (g' < H)%nat -> g <> g' -> M g (M g' u) = zero)",
 }
 RELATIONS = {"=": "=", "<=": "<=", ">=": ">=", "<": "<", ">": ">", "!=": "<>"}
 BINDERS = "(V : ModuleSpace R_Ring) (ip : V -> V -> R) (x : nat -> V) (M W : nat -> V -> V) (lambda : nat -> R)"

@@ -137,6 +137,8 @@ def test_shapes_outside_the_form_are_refused() -> None:
     with pytest.raises(Rejected, match="no terms"):
         model_sums.check(data, "norm-of-sum", {"terms": [term(["num", "1"], ["num", "0"])]})
     with pytest.raises(Rejected, match="universal"):
+        model_sums.check(data | {"geometry": "ngpt"}, "norm-of-sum", {"terms": []})
+    with pytest.raises(Rejected, match="strict relation needs a term > 0"):
         model_sums.check(data | {"relation": data["relation"] | {"op": "<"}}, "norm-of-sum", {"terms": []})
     with pytest.raises(Rejected):
         model_sums.check(data, "norm-of-sum", {"terms": [], "extra": 1})
