@@ -13,8 +13,9 @@ their statements written from those trees, so that a statement is the lemma's in
   beta, E = e^(k (1 - rho))), each of its three products >= 0 (`lra` adds them);
 - `hf_exit_low`: with X = (n - H)/H, (n - 1) a = (H - 1)(1 + X) and (n - 1)(1 - a) = X, so h(1 - a) = (H - 1)((1 +
   X)^2 - (E + X)^2) = -(H - 1)(E - 1)(E + 1 + 2 X) < 0, E = e^(k a) > 1 and 1 + X = n/H > 0;
-- `hf_exit_high`: with r = 1 - b = 1/H - 2 e/(n - 1) in [0, 1], (n - 1)(1 - r) = (H - 1) q + 2 e, (n - 1) r = q - 2 e and
-  1 <= E = e^(k (1 - r)) <= e, h(1 - b) = (H - 1)(q - e^2) + (H - 1)(e - E)(2 q - 3 e + E) + 2 e (1 + q - 2 e) > 0;
+- `hf_exit_high`: with r = 1 - b = 1/H - 2 e/(n - 1) in [0, 1], (n - 1)(1 - r) = (H - 1) q + 2 e, (n - 1) r =
+  q - 2 e and 1 <= E = e^(k (1 - r)) <= e, h(1 - b) = (H - 1)(q - e^2) + (H - 1)(e - E)(2 q - 3 e + E) + 2 e (1 +
+  q - 2 e) > 0;
 - `hf_exit_ends`: a >= 0, b <= 1, h(0) = (n - 1) - (H - 1) e^2 > 0, N0 > 0 and the four limit relations, each
   difference over one denominator (`_ratio`: `field`, then its numerator's sign by `nra`).
 """
@@ -41,7 +42,8 @@ def _at(end: object) -> object:
 def _ratio(numerator: str, denominator: str) -> str:
     """x <= y as (x - y) = P / Q by `field`, with 0 < Q and P <= 0 (`hf_div_nonpos`, the prelude's)."""
     difference = f"apply Rminus_le; replace (x - y) with (({numerator}) / ({denominator}))"
-    return f"match goal with |- ?x <= ?y => {difference} by (field; repeat split; lra) end; apply hf_div_nonpos; [repeat apply Rmult_lt_0_compat; lra | nra]."
+    signs = "apply hf_div_nonpos; [repeat apply Rmult_lt_0_compat; lra | nra]"
+    return f"match goal with |- ?x <= ?y => {difference} by (field; repeat split; lra) end; {signs}."
 
 
 def _relations() -> list[str]:
