@@ -84,7 +84,8 @@ def _regenerated(certificate: Path, checked: CheckResult) -> tuple[str, dict[str
     ):
         raise Rejected("the certificate's statement is not its claim's (the Coq file states the claim)")
     cover = (data["statement"], data["payload"]) if data["kind"] == "interval-cover" else None
-    bracket = data["statement"].get("attention") if data["statement"].get("form") == "reduced-time" else None
+    form = data["statement"].get("form")  # a bracket's own lemmas: a reduced time's attention, or the exit gap's
+    bracket = data["statement"].get("attention") if form == "reduced-time" else form if form == "exit-gap" else None
     prec = data["payload"].get("prec", WITNESS_BITS)
     try:
         text = source(certificate.name, data["claim_id"], sentence, built, prec, cover, bracket)

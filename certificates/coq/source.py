@@ -21,6 +21,7 @@ from headflow.certificates.coq import (
     convexity,
     cuts,
     enclosures,
+    exit_gap,
     factored,
     logs,
     norms,
@@ -77,7 +78,7 @@ def source(
     problem's `interval` calls work at the ball precision `prec` its conditions were settled at, plus EXTRA_BITS;
     an interval-cover certificate's (`cover`: its core statement and payload) follows the cover, `covers`; a convexity
     chain's its own, `convexity`; a `reduced-time` certificate's (`bracket`: its attention) the bracket's lemmas,
-    `reduced_time`)."""
+    `reduced_time`, and an `exit-gap` certificate's (`bracket`: `exit-gap`) its own, `exit_gap`)."""
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem, prec)
     elif isinstance(problem, TextStatement):
@@ -93,11 +94,12 @@ def source(
         offsets = [sum(len(s.cuts) for s in problem[:k]) for k in range(len(problem))]
         lemmas = cuts.lemmas([c for s in problem for c in s.cuts])
         lemmas += circle.LEMMAS if any(circle.proof(s) for s in problem) else ""
-        bracket_lemmas = reduced_time.lemmas(bracket) if bracket else ""
+        hand = exit_gap if bracket == exit_gap.FORM else reduced_time if bracket else None
+        bracket_lemmas = hand.lemmas(bracket) if hand else ""
         if "hf_exp_le" in bracket_lemmas and "Lemma hf_exp_le" not in lemmas:  # the factor's lemma uses it
             lemmas += cuts.POWER
         lemmas += bracket_lemmas
-        written = [reduced_time.proof(s, bracket) if bracket else None for s in problem]
+        written = [hand.proof(s, bracket) if hand else None for s in problem]
         proofs = "\n".join(
             f"{text}\nProof.\n{own}\nQed.\n" if own else _universal(s, text, first)
             for s, text, first, own in zip(problem, texts, offsets, written, strict=True)

@@ -44,6 +44,7 @@ from . import equiangular, equilibrium_statements, model_statements, real_statem
 from .arc import FORM as ARC, check as arc_check
 from .circulant import FORM as CIRCULANT, check as circulant_check
 from .clusters import FORM as CLUSTERS, check as clusters_check
+from .exit_gap import FORM as EXIT_GAP, check as exit_gap_check
 from .jensen import FORM as JENSEN, check as jensen_check
 from .limits import FORM as LIMIT, check as limit_check
 from .loading import load
@@ -69,6 +70,7 @@ FORMS = {m.FORM: m.check for m in CHECKERS} | {
     ARC: arc_check,
     CLUSTERS: clusters_check,
     REDUCED_TIME: reduced_time_check,
+    EXIT_GAP: exit_gap_check,
 }
 
 

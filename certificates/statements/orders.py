@@ -13,16 +13,19 @@ from typing import Any
 from headflow.certificates.claims.loader import parse_claims
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel.registry_statements import ORDER
-from headflow.certificates.statements import limits, reduced_time
+from headflow.certificates.statements import exit_gap, limits, reduced_time
 from headflow.certificates.statements.limits import reference
 from headflow.certificates.statements.reduced_time import QUANTITY
 
 
 def asymptotic(claim: AsymptoticClaim, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The statement of a certificate of an asymptotic claim: of form `limit` on a closed form (`limits`), of form
-    `order` on the clustering time (`elaborate`), or `reduced-time` there with a bracket (`reduced_time`)."""
+    `order` on the clustering time (`elaborate`), or `reduced-time` there with a bracket (`reduced_time`); of form
+    `exit-gap` on the exit gap (`exit_gap`)."""
     if claim.quantity == "expression":
         return limits.elaborate(claim, kind, payload)
+    if claim.quantity == exit_gap.QUANTITY:
+        return exit_gap.elaborate(claim, kind, payload)
     bracketed = isinstance(payload, dict) and "bracket" in payload  # a bracket of the time: form `reduced-time`
     return (reduced_time.elaborate if bracketed else elaborate)(claim, kind, payload)
 

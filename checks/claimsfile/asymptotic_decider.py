@@ -20,7 +20,7 @@ from headflow.certificates.claims.orders import ORDERS
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.counted import spend
 from headflow.certificates.inert import inert
-from headflow.certificates.provers import limits, orders, reduced_time
+from headflow.certificates.provers import exit_gap_limit, limits, orders, reduced_time
 from headflow.certificates.store import certificate_directory
 from headflow.checks.claimsfile.asymptotic_quantities import Setting, Unsupported, plain, setting
 from headflow.checks.registry import Context
@@ -50,12 +50,17 @@ def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Contex
     """A PROVED or REFUTED outcome of a claim on a closed form with the `limit` certificate of its verdict
     (`certificates.provers.limits`, from the limit the route found), when one is found and the kernel accepts it (on
     the clustering time, the `order` certificate of a table entry that lists it, `certificates.provers.orders`, else
-    the `reduced-time` certificate of its bracket, `certificates.provers.reduced_time`);
+    the `reduced-time` certificate of its bracket, `certificates.provers.reduced_time`; on the exit gap, the `exit-gap`
+    certificate of its bracket, `certificates.provers.exit_gap_limit`);
     INCONCLUSIVE when the kernel accepts the opposite verdict instead (the route and the kernel disagree: neither is
     taken); any other unchanged."""
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
     holds = outcome.verdict is Verdict.PROVED
+    if claim.quantity == "exit_gap":  # its bracket, of form `exit-gap`
+        return outcome.with_certificate(
+            exit_gap_limit.certify(claim, holds, certificate_directory(ctx.certificate_dir))
+        )
     if claim.quantity != "expression":  # a named quantity: the table entry that lists its order, else its bracket
         directory = certificate_directory(ctx.certificate_dir)
         return outcome.with_certificate(

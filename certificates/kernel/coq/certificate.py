@@ -16,6 +16,7 @@ from .. import equiangular, inner_products, model_statements, real_encoding, rea
 from ..arc import FORM as ARC, facts as arc_facts
 from ..circulant import FORM as CIRCULANT, signed
 from ..clusters import FORM as CLUSTERS, facts as cluster_facts
+from ..exit_gap import FORM as EXIT_GAP, built as exit_built
 from ..exprtree import parse_rational, rational_tree, substitute, symbols
 from ..jensen import FORM as JENSEN, convexity
 from ..limits import FORM as LIMIT, relations as limit_relations
@@ -50,6 +51,11 @@ def problem(checked: CheckResult) -> tuple[str, Problem]:
         built = zip(relations(statement), payload["cuts"], strict=True)
         found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
         at = statement.get("at", {})  # a refutation at a point: the relations there, and the point in its domain
+        return checked.proved, found + _at_point([v for v in statement["variables"] if v["name"] in at], at)
+    if form == (EXIT_GAP, None, "smt"):  # the built statements (at a point `at`: there, and the point in its domain)
+        built = zip(exit_built(statement, payload), payload["cuts"], strict=True)
+        found = [_relation(s, f"{claim_id}.{k}", {"cuts": c})[0] for k, (s, c) in enumerate(built)]
+        at = statement.get("at", {})
         return checked.proved, found + _at_point([v for v in statement["variables"] if v["name"] in at], at)
     if form == (REDUCED_TIME, None, "smt"):  # A' G R = 1 (A' the kernel's derivative), then the built statements
         built = zip(time_built(statement, payload), payload["cuts"], strict=True)

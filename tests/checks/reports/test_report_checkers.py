@@ -2,7 +2,8 @@
 
 Coq is listed only where coqc accepted the certificate's file in that run: a constant whose Coq file cannot be
 written (Lambert W is implicit, with no root binding in Coq yet) lists check-cert alone; a lambda_c constant (its root
-bound by its equation) lists Coq; the exit gap's limit, proved with no certificate, lists none.
+bound by its equation) lists Coq; the exit gap's order ~ (H - 1)/H, proved with no certificate (the `exit-gap` form
+states its limit only), lists none.
 Skipped, with the reason, when coqc is missing.
 """
 
@@ -58,11 +59,11 @@ op = "="
 rhs = "sum_i(sum_j(inner(x_i, x_j)))"
 
 [[claim]]
-id = "exit-gap.limit"
+id = "exit-gap.similar"
 kind = "asymptotic"
 quantity = "exit_gap"
 as = "n -> oo"
-limit = "(H - 1) / H"
+order = "~ (H - 1) / H"
 """
 )
 
@@ -76,12 +77,12 @@ EXPECTED = {
     "rate.at-lambda-max": "check-cert, z3, cvc5, Coq",
     # proved for every n by the kernel's normal form of sums; Coq proves the claim over every inner-product space
     "norm-of-sum": "check-cert (exact algebra), Coq",
-    # proved by the exit gap's bracket and checked limits: no certificate (the kernel has no form for it yet)
-    "exit-gap.limit": "none (no certificate)",
+    # proved by the exit gap's bracket and checked limits: no certificate (the `exit-gap` form states limits only)
+    "exit-gap.similar": "none (no certificate)",
 }
 
 #: The claim with no certificate.
-NONE = "exit-gap.limit"
+NONE = "exit-gap.similar"
 
 #: Claims whose Coq files take coqc seconds each (a point witness's enclosures, a lambda_c root bound by its
 #: equation, the rate at lambda_max's two Lambert W values): their checkers are listed in the slow test. The default
