@@ -125,7 +125,8 @@ def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:
 def equilibrium_problem(payload: dict[str, Any]) -> tuple[str, PointProblem]:
     """(what the file leaves to others, the Coq problem) of an equilibrium certificate that check-cert accepted, when
     its equilibrium is its centre (no point: the fixed set has dimension 0) at unit rational tokens: every velocity
-    coordinate is 0, over the chain; with the writer's `lyapunov` matrix also the spectrum (`_spectrum_problem`)."""
+    coordinate is 0, over the chain; with the writer's `lyapunov` matrix also the spectrum (`_spectrum_problem`, at
+    tokens c_i/|c_i| of one norm too)."""
     chain = Chain(equilibrium.problem_of(payload).cfg)
     if payload["point"] or ("lyapunov" not in payload and any(dot(x, x) != 1 for x in chain.cfg.tokens)):
         raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
@@ -174,13 +175,9 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
     if len(norms := {dot(x, x) for x in centre}) != 1:
         raise NotTranslatable("a spectrum in Coq needs tokens c_i / |c_i| with one |c_i|^2 (one square root)")
     t2, zero = 1 / norms.pop(), Fraction(0)
-    t = root(t2)
-    tangent = [a for a, _ in basis]
-    env: dict[str, Any] = {
-        f"x_{i}_{k}": (v * t, zero) if isinstance(t, Fraction) else (zero, v)
-        for i, x in enumerate(centre)
-        for k, v in enumerate(x)
-    }
+    t, tangent = root(t2), [a for a, _ in basis]
+    token = (lambda v: (v * t, zero)) if isinstance(t, Fraction) else (lambda v: (zero, v))  # x_i_k = c_ik t
+    env: dict[str, Any] = {f"x_{i}_{k}": token(v) for i, x in enumerate(centre) for k, v in enumerate(x)}
     N, X = len(tangent), equilibrium.array(payload["lyapunov"], (len(tangent),) * 2, "lyapunov")
     Xm = rational_matrix(X)
     poly = Xm.charpoly().coeffs()  # det(tI - X) from t^0: its sign changes count its positive roots (all are real)
@@ -192,25 +189,15 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
     def times(a: Any, b: Any) -> Any:  # (a0 + t a1)(b0 + t b1), t^2 = t2
         return add([mul(a[0], b[0]), mul(t2, mul(a[1], b[1]))]), add([mul(a[0], b[1]), mul(a[1], b[0])])
 
-    def power(base: Any, k: int) -> Any:  # e^k, or (t o)^k = t2^(k // 2) o^k, times t when k is odd
-        if (o := base[1]) == 0:
-            return _power(base[0], k), zero
-        if base[0] != 0:
-            raise NotTranslatable("a power of a sum with an odd part (t = sqrt(1/q)) in the spectrum's chain")
-        c = mul(t2 ** (k // 2), _power(o, k))
-        return (zero, c) if k % 2 else (c, zero)
-
-    def exp(a: Any) -> Any:
+    def even(a: Any) -> Any:  # the even part of a pair without an odd one
         if a[1] != 0:
-            raise NotTranslatable("an exponential of an odd term (t = sqrt(1/q)) in the spectrum's chain")
-        return ["exp", tree_of(a[0])], zero
+            raise NotTranslatable("an odd term (t = sqrt(1/q)) under a power or exp, or in the tangent Jacobian")
+        return a[0]
 
-    rules = {"rat": lambda v: (v, zero), "sym": env.__getitem__, "pow": power, "exp": exp}
-    rules |= {
-        "add": lambda *v: (add([a for a, _ in v]), add([b for _, b in v])),
-        "mul": lambda *v: functools.reduce(times, v),
-    }
-    rules |= {"div": lambda a, b: times(a, power(b, -1))}
+    rules = {"rat": lambda v: (v, zero), "sym": env.__getitem__, "pow": lambda a, k: (_power(even(a), k), zero)}
+    rules |= {"exp": lambda a: (["exp", tree_of(even(a))], zero), "mul": lambda *v: functools.reduce(times, v)}
+    rules |= {"add": lambda *v: (add([a for a, _ in v]), add([b for _, b in v]))}
+    rules |= {"div": lambda a, b: times(a, rules["pow"](b, -1))}
 
     def named(name: str, tree: Any) -> None:  # the tree at the tokens' values: each part a rational, or a definition
         parts = fold(tree_of(tree), rules)
@@ -229,14 +216,10 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
         for name, tree in chain.definitions:
             terms = (["mul", derivative(tree, s), ["sym", f"D{b}_{s}"]] for s in sorted(symbols(tree)))
             named(f"D{b}_{name}", ["add", ["rat", "0"], *terms])
-    if any(env[f"D{b}_xdot_{i}_{k}"][1] != 0 for b in range(N) for i, k in tangent):
-        raise NotTranslatable("the tangent Jacobian has an odd part (t = sqrt(1/q))")
-    M = [[env[f"D{b}_xdot_{i}_{k}"][0] for b in range(N)] for i, k in tangent]
+    M = [[even(env[f"D{b}_xdot_{i}_{k}"]) for b in range(N)] for i, k in tangent]
     K = [[dot(A[k], centre[i]) for i, k in tangent] for A in equilibrium.array(payload["orbit"], (r, d, d), "")]
-    rows = [
-        _row("velocity", add([e, mul(t, o)]), "=")
-        for e, o in (env[f"xdot_{i}_{k}"] for i in range(n) for k in range(d))
-    ]
+    velocities = [env[f"xdot_{i}_{k}"] for i in range(n) for k in range(d)]  # e + t o
+    rows = [_row("velocity", add([e, mul(t, o)]), "=") for e, o in velocities]
     rows += [_row(f"M K_{c}, row {a}", vector_dot(Ma, Kc), "=") for c, Kc in enumerate(K) for a, Ma in enumerate(M)]
     S = [[add([M[a][b], -sum(Kc[a] * Kc[b] for Kc in K)]) for b in range(N)] for a in range(N)]  # M' = M - K K^T
     for p, q in itertools.combinations_with_replacement(range(N), 2):
@@ -250,7 +233,7 @@ def moving_problem(data: dict[str, Any]) -> PointProblem:
     """The Coq problem of a block Gram witness that check-cert accepted, at the flat model of its algebra
     (`equilibrium_statements.flat_model`), over the chain: a moving token's squared tangent speed b^T G b is > 0 (G is
     positive semidefinite: b^T G b > 0 exactly when G b, the tangent velocity's coordinates, is not 0); at rest
-    (`AT_REST`), G b_i = 0 for every token i, each coordinate exactly (names rewritten into their terms, `field`)."""
+    (`AT_REST`), G b_i = 0 for every token i, each coordinate exactly (names unfolded into their terms, `field`)."""
     stated = es.statement_of(data)
     (flat, G, tokens), resting = es.flat_model(stated), stated.spectrum == es.AT_REST
     chain = Chain(flat)
