@@ -42,8 +42,9 @@ UNPROVED = "not re-checked by Coq"
 #: says the same).
 UNTRANSLATED = {
     "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
-    f"point, {UNFORMALIZED}), or at tokens that are not unit rationals: no exact Coq term (at an exact centre Coq "
-    "states the zero velocity, and the spectrum with the writer's Lyapunov matrix)",
+    f"point, {UNFORMALIZED}), or at tokens that are not unit rationals without the writer's Lyapunov matrix, or of "
+    "several irrational norms: no exact Coq term (at an exact centre Coq states the zero velocity, and the spectrum "
+    "with the writer's Lyapunov matrix, at tokens c_i/|c_i| of one norm too)",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }

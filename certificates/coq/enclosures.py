@@ -7,8 +7,9 @@ atoms), so each call sees one definition's small term. The bounds here are only 
 one, and a wrong hint makes the file fail, never a false theorem.
 
 Each hint is the definition's ball (python-flint at BITS) evaluated from the earlier *hints* as boxes, so it
-encloses what Interval's interval arithmetic gets from the same boxes; it is then widened by its radius and
-by a relative SLACK, and rounded outwards to MANTISSA significant bits (short Coq literals).
+encloses what Interval's interval arithmetic gets from the same boxes; it is then widened by its radius (or the radius
+of the same ball at the COARSE precision, where rounding dominates: an exact cancellation) and by a relative SLACK,
+and rounded outwards to MANTISSA significant bits (short Coq literals).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ SLACK = Fraction(1, 2**60)
 MANTISSA = 72
 #: Interval's working precision (bits) in the lemmas and the theorem that rest on them.
 COQ_BITS = 90
+#: A coarser precision whose ball's radius each hint also holds: Interval at COQ_BITS cannot bound a term that
+#: cancels exactly (a derivative along a tangent vector, zero at the data) to BITS' width, only to its own rounding.
+COARSE = COQ_BITS - 16
 
 
 def _round(value: Fraction, up: bool) -> Fraction:
@@ -54,7 +58,9 @@ def hints(point: Mapping[str, Fraction], definitions: Sequence[tuple[str, Any]])
                 raise NotTranslatable(f"{name} has no enclosure: {exc}") from exc
             if not ball.is_finite():
                 raise NotTranslatable(f"{name} has no finite enclosure at the exact data")
-            mid, rad = exact_value(ball.mid()), exact_value(ball.rad())
+            with precision(COARSE):  # a sum that cancels exactly (a zero at the data) keeps Interval's rounding width
+                coarse = eval_ball(tree, env)
+            mid, rad = exact_value(ball.mid()), max(exact_value(ball.rad()), exact_value(coarse.rad()))
             widen = 2 * rad + abs(mid) * SLACK + Fraction(1, 2**400)
             low, high = _round(mid - widen, up=False), _round(mid + widen, up=True)
             out.append((low, high))

@@ -136,16 +136,14 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
         for (name, tree), hint in zip(problem.definitions, bounds, strict=True)
     }
     exact = any(c["relation"] == "=" for c in problem.conditions)
-    equations = {name: _equation(name, text) for name, text in defined if exact and name in lemmas}
-    lines = [line for name, text in defined for line in (text, equations.get(name), lemmas.get(name)) if line]
+    lines = [line for name, text in defined for line in (text, lemmas.get(name)) if line]
     defined = [identifier(name) for name, _ in problem.definitions]
     prec = max(ball_bits + EXTRA_BITS, enclosures.COQ_BITS if defined else 0)
-    rewrites = ", ".join(f"?{name}_def" for name in reversed(defined))
     nonzero = f"apply nonzero_of_abs; interval with (i_prec {prec})"
     tactics = [f"interval with (i_prec {prec})", nonzero]
-    if exact:  # an equation (a zero velocity, a pinned value): the names rewritten into their terms, ring or field
-        rewrite = f"rewrite {rewrites}; " if defined else ""
-        tactics.append(f"{rewrite}first [ ring | field; repeat split; {nonzero} ]")
+    if exact:  # an equation (a zero velocity, a pinned value): every name unfolded (one pass), lra, ring or field
+        unfold = f"cbv delta [{' '.join(defined)}]; " if defined else ""
+        tactics.append(f"{unfold}first [ lra | ring | field; repeat split; {nonzero} ]")
     if any(c["relation"] in (">=", "<=") for c in problem.conditions):  # a sign met by an exact 0 (equal sides)
         tactics.append(f"apply Req_le; {SAME_EXPONENTIALS}; field; repeat split; {nonzero}")
     close = f"first [ {' | '.join(tactics)} ]"
@@ -158,13 +156,6 @@ def _point(claim_id: str, problem: PointProblem, ball_bits: int) -> str:
     bounded = "".join(f"{line}\n" for line in norms.proof_lines(problem.norms))  # the operator norms' bounds
     lines.append(f"Proof.\n{bounded}{facts}{bracketed}{unfold}  repeat split.\n  all: {close}.\nQed.")
     return "\n".join(lines) + "\n"
-
-
-def _equation(name: str, definition: str) -> str:
-    """`name_def : name = its term`, by `reflexivity` before the name is made `Opaque`: an exact condition (a zero
-    velocity) is then proved by rewriting every name into its term and `ring` (exp, ln and inverses as atoms)."""
-    term = definition.split(" := ", 1)[1].removesuffix(".")
-    return f"Lemma {name}_def : {name} = {term}.\nProof. reflexivity. Qed."
 
 
 def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: list[str]) -> str:

@@ -29,7 +29,8 @@ from flint import fmpq_mat
 from headflow.certificates.claims.regimes import head_blocks
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import equilibrium as eq
-from headflow.certificates.kernel.exact import ball_of, precision
+from headflow.certificates.kernel.coq.model_tree import tangent_frame
+from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration, dot
 from headflow.certificates.kernel.exprtree import rational_text
 from headflow.certificates.kernel.recheck import Rejected
@@ -568,20 +569,21 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lyapunov(problem: eq.Problem, record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
-    """{"lyapunov": X} at an exact centre of tokens +-e_k (no point), for Coq's re-check of the spectrum
+    """{"lyapunov": X} at an exact centre whose tokens have one norm (no point), for Coq's re-check of the spectrum
     (`certificates.kernel.coq.model_tree`), else {}: X the solution of M'^T X + X M' = I (floats, rounded to
-    dyadics), M' = M - K K^T with M the tangent Jacobian at the coordinate tangent vectors and K the orbit directions
-    there, so that Q = M'^T X + X M' is near I. Its inertia is M''s (Ostrowski-Schneider): the counts' negative +
-    zeros and positive, which the kernel checks exactly; {} when rounding lost them."""
-    tokens, d = problem.cfg.tokens, len(problem.cfg.tokens[0])
-    if record["point"] or any(sorted(map(abs, x)) != [0] * (d - 1) + [1] for x in tokens):
+    dyadics), M' = M - K K^T with M the tangent Jacobian in the kernel's rational tangent basis (`tangent_frame`: the
+    Jacobian's rows at its coordinates, times the basis) and K the orbit directions A c_i at its scaled centre there,
+    so that Q = M'^T X + X M' is near I. Its inertia is M''s (Ostrowski-Schneider): the counts' negative + zeros and
+    positive, which the kernel checks exactly; {} when rounding lost them."""
+    (tokens, basis), d = tangent_frame(problem.cfg.tokens), len(problem.cfg.tokens[0])
+    if record["point"] or len({dot(x, x) for x in tokens}) != 1:
         return {}
-    tangent = [(i, k) for i, x in enumerate(tokens) for k in range(d) if not x[k]]
     with precision(PRECISION):
-        J = eq.projected_jacobian(problem.cfg, [[ball_of(v) for v in x] for x in tokens])
-    rows = [i * d + k for i, k in tangent]
-    M = np.array([[float(J[a, b].mid()) for b in rows] for a in rows])
-    K = np.array([[float(dot(A[k], tokens[i])) for A in record["orbit"]] for i, k in tangent]).reshape(len(rows), -1)
+        J = eq.projected_jacobian(problem.cfg, eq.chart_tokens(problem, [], []))
+    U = np.array([[float(u.get((i, k), 0)) for _, u in basis] for i in range(len(tokens)) for k in range(d)])
+    rows = [i * d + k for (i, k), _ in basis]
+    M = np.array([[float(J[a, b].mid()) for b in range(J.ncols())] for a in rows]) @ U
+    K = np.array([[float(dot(A[k], tokens[i])) for A in record["orbit"]] for (i, k), _ in basis]).reshape(len(rows), -1)
     shifted, size = M - K @ K.T, len(rows)
     lyapunov = np.kron(np.eye(size), shifted.T) + np.kron(shifted.T, np.eye(size))  # vec(M'^T X + X M')
     X = np.linalg.solve(lyapunov, np.eye(size).ravel()).reshape(size, size)

@@ -46,7 +46,7 @@ from ..derivatives import derivative
 from ..exact import ball_of, holds
 from ..exact_data import ExactConfiguration, dot
 from ..exprtree import fold, substitute, symbols
-from ..model_chain import Chain, add, mul, tree_of, vector_dot
+from ..model_chain import Chain, add, mul, root, tree_of, vector_dot
 from ..model_statements import witness_configuration
 from ..model_terms import STATED
 from ..model_values import Trees, given_rows, witnessed
@@ -125,9 +125,10 @@ def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:
 def equilibrium_problem(payload: dict[str, Any]) -> tuple[str, PointProblem]:
     """(what the file leaves to others, the Coq problem) of an equilibrium certificate that check-cert accepted, when
     its equilibrium is its centre (no point: the fixed set has dimension 0) at unit rational tokens: every velocity
-    coordinate is 0, over the chain; with the writer's `lyapunov` matrix also the spectrum (`_spectrum_problem`)."""
+    coordinate is 0, over the chain; with the writer's `lyapunov` matrix also the spectrum (`_spectrum_problem`, at
+    tokens c_i/|c_i| of one norm too)."""
     chain = Chain(equilibrium.problem_of(payload).cfg)
-    if payload["point"] or any(equilibrium.dot(x, x) != 1 for x in chain.cfg.tokens):
+    if payload["point"] or ("lyapunov" not in payload and any(dot(x, x) != 1 for x in chain.cfg.tokens)):
         raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
     if "lyapunov" in payload:
         return SPECTRUM, _spectrum_problem(chain.cfg, payload)
@@ -143,50 +144,87 @@ def _power(base: Any, k: int) -> Any:
     return base**k if isinstance(base, Fraction) else ["pow", tree_of(base), k]
 
 
+def tangent_frame(tokens: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[tuple[Any, Any]]]:
+    """(C, basis): the centre's tokens scaled to a largest |coordinate| 1 (the same directions x_i = c_i / |c_i|), and
+    a rational basis of the tangent spaces c_i^perp with the coordinates that read it: for each token i and k != p (p
+    its first coordinate +-1), (i, k) and u = e_(i,k) - (c_ik / c_ip) e_(i,p) as {(token, coordinate): entry}; a
+    tangent vector w of token i is sum_(k != p) w_k u_k (its coordinates (i, k), k != p, read it exactly)."""
+    centre = [[v / max(map(abs, x)) for v in x] for x in tokens]
+    pivots = [[abs(v) for v in c].index(1) for c in centre]
+    return centre, [
+        ((i, k), {(i, k): Fraction(1), (i, p): -c[k] / c[p]})
+        for i, (c, p) in enumerate(zip(centre, pivots, strict=True))
+        for k in range(len(c))
+        if k != p
+    ]
+
+
 def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> PointProblem:
-    """Zero velocity and the spectrum at tokens +-e_k, over the chain of symbolic tokens x_i_k at their values (each
-    tree folded: a rational, or a definition), each definition's D{b}_name its derivative along the b-th tangent
-    coordinate (forward mode, `derivatives.derivative`): M (a, b) = D{b}_xdot_a is the tangent Jacobian; the orbit
-    directions K_c (A_c x_i at the tangent coordinates) give M K_c = 0, and Q = M'^T X + X M' with M' = M - K K^T
-    has |Q - I|_F^2 < 1 (Q positive definite). X is the payload's `lyapunov`: symmetric, nonsingular, with negative +
+    """Zero velocity and the spectrum at the tokens x_i = c_i / |c_i| of the centre C (`tangent_frame`'s; one
+    |c_i|^2 = q), over the chain of symbolic tokens x_i_k at their values, each tree folded exactly in Q(exp)(t),
+    t = sqrt(1/q), t^2 = 1/q: a pair (e, o) is e + t o, each part a rational or a definition (`name`, `name_odd`); t
+    is rational when q is a square (tokens +-e_k: no odd parts). D{b}_name is a definition's derivative along the b-th
+    vector u_b of `tangent_frame` (forward mode, `derivatives.derivative`): M (a, b) = D{b}_xdot_a (a = (i, k) of that
+    basis) is the tangent Jacobian in the basis u (it has no odd part, else NotTranslatable); the orbit directions
+    K_c = A_c c_i (|c_i| A_c x_i) at those coordinates give M K_c = 0, and Q = M'^T X + X M' with M' = M - K K^T has
+    |Q - I|_F^2 < 1 (Q positive definite). X is the payload's `lyapunov`: symmetric, nonsingular, with negative +
     zeros negative eigenvalues and positive positive ones (Descartes' rule of signs on its characteristic polynomial,
     whose roots are real), checked here; Rejected otherwise."""
     n, d, counts, r = cfg.n, len(cfg.tokens[0]), payload["spectrum"], len(payload["orbit"])
-    if any(sorted(map(abs, x)) != [0] * (d - 1) + [1] for x in cfg.tokens):
-        raise NotTranslatable("a spectrum in Coq needs tokens +-e_k (coordinate tangent spaces)")
-    tangent = [(i, k) for i, x in enumerate(cfg.tokens) for k in range(d) if not x[k]]
-    N, env = len(tangent), {f"x_{i}_{k}": v for i, x in enumerate(cfg.tokens) for k, v in enumerate(x)}
-    Xm = rational_matrix(X := equilibrium.array(payload["lyapunov"], (N, N), "lyapunov"))
+    centre, basis = tangent_frame(cfg.tokens)
+    if len(norms := {dot(x, x) for x in centre}) != 1:
+        raise NotTranslatable("a spectrum in Coq needs tokens c_i / |c_i| with one |c_i|^2 (one square root)")
+    t2, zero = 1 / norms.pop(), Fraction(0)
+    t, tangent = root(t2), [a for a, _ in basis]
+    token = (lambda v: (v * t, zero)) if isinstance(t, Fraction) else (lambda v: (zero, v))  # x_i_k = c_ik t
+    env: dict[str, Any] = {f"x_{i}_{k}": token(v) for i, x in enumerate(centre) for k, v in enumerate(x)}
+    N, X = len(tangent), equilibrium.array(payload["lyapunov"], (len(tangent),) * 2, "lyapunov")
+    Xm = rational_matrix(X)
     poly = Xm.charpoly().coeffs()  # det(tI - X) from t^0: its sign changes count its positive roots (all are real)
     changes = sum(a * b < 0 for a, b in itertools.pairwise([c for c in poly if c]))
     if Xm != Xm.transpose() or not poly[0] or (changes, N - changes) != (counts["positive"], counts["negative"] + r):
         raise Rejected("the lyapunov matrix is not symmetric with the counts' inertia (negative + zeros, positive)")
     chain, definitions = Chain(replace(cfg, tokens=[[["sym", f"x_{i}_{k}"] for k in range(d)] for i in range(n)])), []
-    rules = {"rat": Fraction, "sym": env.__getitem__, "add": lambda *v: add(list(v)), "pow": _power}
-    rules |= {"exp": lambda a: ["exp", tree_of(a)], "div": lambda a, b: mul(a, _power(b, -1))}
-    rules |= {"mul": lambda *v: functools.reduce(mul, v)}
 
-    def named(name: str, tree: Any) -> None:  # the tree at the tokens' values: a rational, or a definition
-        env[name] = value = fold(tree_of(tree), rules)
-        if not isinstance(value, Fraction):
-            definitions.append((name, value))
-            env[name] = ["sym", name]
+    def times(a: Any, b: Any) -> Any:  # (a0 + t a1)(b0 + t b1), t^2 = t2
+        return add([mul(a[0], b[0]), mul(t2, mul(a[1], b[1]))]), add([mul(a[0], b[1]), mul(a[1], b[0])])
+
+    def even(a: Any) -> Any:  # the even part of a pair without an odd one
+        if a[1] != 0:
+            raise NotTranslatable("an odd term (t = sqrt(1/q)) under a power or exp, or in the tangent Jacobian")
+        return a[0]
+
+    rules = {"rat": lambda v: (v, zero), "sym": env.__getitem__, "pow": lambda a, k: (_power(even(a), k), zero)}
+    rules |= {"exp": lambda a: (["exp", tree_of(even(a))], zero), "mul": lambda *v: functools.reduce(times, v)}
+    rules |= {"add": lambda *v: (add([a for a, _ in v]), add([b for _, b in v]))}
+    rules |= {"div": lambda a, b: times(a, rules["pow"](b, -1))}
+
+    def named(name: str, tree: Any) -> None:  # the tree at the tokens' values: each part a rational, or a definition
+        parts = fold(tree_of(tree), rules)
+        env[name] = tuple(
+            v if isinstance(v, Fraction) else define(name + s, v) for v, s in zip(parts, ("", "_odd"), strict=True)
+        )
+
+    def define(name: str, value: Any) -> Any:
+        definitions.append((name, value))
+        return ["sym", name]
 
     for name, tree in chain.definitions if chain.velocities() else []:  # the velocities' and their definitions
         named(name, tree)
-    for b, at in enumerate(tangent):
-        env |= {f"D{b}_x_{i}_{k}": Fraction((i, k) == at) for i in range(n) for k in range(d)}
+    for b, (_, u) in enumerate(basis):
+        env |= {f"D{b}_x_{i}_{k}": (u.get((i, k), zero), zero) for i in range(n) for k in range(d)}
         for name, tree in chain.definitions:
             terms = (["mul", derivative(tree, s), ["sym", f"D{b}_{s}"]] for s in sorted(symbols(tree)))
             named(f"D{b}_{name}", ["add", ["rat", "0"], *terms])
-    M = [[env[f"D{b}_xdot_{i}_{k}"] for b in range(N)] for i, k in tangent]
-    K = [[dot(A[k], cfg.tokens[i]) for i, k in tangent] for A in equilibrium.array(payload["orbit"], (r, d, d), "")]
-    rows = [_row("velocity", env[f"xdot_{i}_{k}"], "=") for i in range(n) for k in range(d)]
+    M = [[even(env[f"D{b}_xdot_{i}_{k}"]) for b in range(N)] for i, k in tangent]
+    K = [[dot(A[k], centre[i]) for i, k in tangent] for A in equilibrium.array(payload["orbit"], (r, d, d), "")]
+    velocities = [env[f"xdot_{i}_{k}"] for i in range(n) for k in range(d)]  # e + t o
+    rows = [_row("velocity", add([e, mul(t, o)]), "=") for e, o in velocities]
     rows += [_row(f"M K_{c}, row {a}", vector_dot(Ma, Kc), "=") for c, Kc in enumerate(K) for a, Ma in enumerate(M)]
     S = [[add([M[a][b], -sum(Kc[a] * Kc[b] for Kc in K)]) for b in range(N)] for a in range(N)]  # M' = M - K K^T
     for p, q in itertools.combinations_with_replacement(range(N), 2):
-        named(f"Q_{p}_{q}", add([t for a in range(N) for t in (mul(X[a][q], S[a][p]), mul(X[p][a], S[a][q]))]))
-    E = [add([env[f"Q_{min(p, q)}_{max(p, q)}"], Fraction(-(p == q))]) for p in range(N) for q in range(N)]
+        named(f"Q_{p}_{q}", add([v for a in range(N) for v in (mul(X[a][q], S[a][p]), mul(X[p][a], S[a][q]))]))
+    E = [add([env[f"Q_{min(p, q)}_{max(p, q)}"][0], Fraction(-(p == q))]) for p in range(N) for q in range(N)]
     frobenius = add([Fraction(1), mul(Fraction(-1), add([mul(e, e) for e in E]))])
     return PointProblem({}, [*rows, _row(FROBENIUS, frobenius, ">")], tuple(definitions))
 
@@ -195,7 +233,7 @@ def moving_problem(data: dict[str, Any]) -> PointProblem:
     """The Coq problem of a block Gram witness that check-cert accepted, at the flat model of its algebra
     (`equilibrium_statements.flat_model`), over the chain: a moving token's squared tangent speed b^T G b is > 0 (G is
     positive semidefinite: b^T G b > 0 exactly when G b, the tangent velocity's coordinates, is not 0); at rest
-    (`AT_REST`), G b_i = 0 for every token i, each coordinate exactly (names rewritten into their terms, `field`)."""
+    (`AT_REST`), G b_i = 0 for every token i, each coordinate exactly (names unfolded into their terms, `field`)."""
     stated = es.statement_of(data)
     (flat, G, tokens), resting = es.flat_model(stated), stated.spectrum == es.AT_REST
     chain = Chain(flat)

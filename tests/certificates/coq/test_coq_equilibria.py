@@ -101,8 +101,11 @@ def test_an_equilibrium_in_a_krawczyk_box_has_no_coq_statement(clusters: dict[st
     payload = json.loads(clusters["usa"].read_text())["payload"]
     with pytest.raises(NotTranslatable):
         equilibrium_problem(payload | {"point": ["0"]})
-    payload["configuration"]["tokens"][0] = ["3/4", "0"]  # not unit
+    payload["configuration"]["tokens"][0] = ["3/4", "0"]  # not unit: the zero velocity alone needs unit rationals
     with pytest.raises(NotTranslatable):
+        equilibrium_problem({k: v for k, v in payload.items() if k != "lyapunov"})
+    payload["configuration"]["tokens"][0] = ["1", "1"]  # the spectrum: one norm after scaling (here 2 and 1)
+    with pytest.raises(NotTranslatable, match="one"):
         equilibrium_problem(payload)
 
 
