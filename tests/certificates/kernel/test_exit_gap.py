@@ -183,10 +183,14 @@ def test_the_searches_find_what_is_stored(tmp_path: Path) -> None:
         }
 
 
-def test_no_certificate_for_what_the_form_does_not_state() -> None:
-    """A limit over g and the claim's own wrong verdict."""
-    over = _claim(HOLDS)
+@pytest.mark.slow  # about 6 s: the search tries every candidate before it gives up
+def test_no_certificate_proves_the_wrong_limit() -> None:
     assert exit_gap_limit.search(_claim(FAILS), True) is None  # 1/2 is not the limit: nothing proves it
+
+
+def test_no_certificate_for_what_the_form_does_not_state() -> None:
+    """A limit over g."""
+    over = _claim(HOLDS)
     assert elaborate(over, "smt", {"limit": ["rat", "1"], "bracket": {}, "errors": []}) is not None
     (ratio,) = parse_claims(CLAIM.replace("{limit}", HOLDS) + 'over = "n"\n')
     assert elaborate(ratio, "smt", {"limit": ["rat", "1"], "bracket": {}, "errors": []}) is None

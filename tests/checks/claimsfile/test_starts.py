@@ -216,7 +216,7 @@ def test_a_refutation_at_the_start_carries_the_trajectory_certificate_of_the_neg
         data["statement"]["bound"] = "-1"
 
     assert not check_file(forged_file(path, tmp_path, below)).ok
-    met = claim(UNIT, quantity='"least_inner_product"', property='"at-least"', bound='"-1"')
+    met = claim(UNIT, quantity='"least_inner_product"', property='"at-least"', bound='"-1"', time="0.5")
     (held,) = run_claims(register_claims(parse_claims(met)).claims(), Context("quick", certificate_dir=tmp_path / "m"))
     assert held.verdict is not Verdict.REFUTED
 
