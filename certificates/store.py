@@ -87,6 +87,17 @@ def certificate_directory(directory: Path | None) -> Path:
     return Path(directory) if directory is not None else DEFAULT_DIRECTORY
 
 
+def write_found(directory: Path, claim: Any, found: tuple[dict[str, Any], dict[str, Any]] | None) -> Path | None:
+    """Write a claims-file claim's smt certificate from what a prover's search found and the kernel accepted
+    ((statement, payload)); None when it found none."""
+    from headflow.certificates.claims.embedding import embedded
+
+    if found is None:
+        return None
+    statement, payload = found
+    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+
+
 def write_accepted(directory: Path, claim: Any, kind: str, payload: dict[str, Any], statement: Any) -> str | None:
     """Write a claims-file claim's certificate once the kernel's checker of its statement's form accepts it (the
     prover's check before it writes: a file the kernel rejects is never written); None without a statement or when

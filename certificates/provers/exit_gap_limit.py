@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel import exit_gap, real_statements
 from headflow.certificates.kernel.exact import precision
@@ -27,7 +26,7 @@ from headflow.certificates.provers.limits import PROBLEM_SECONDS, SECONDS, prove
 from headflow.certificates.provers.smt_refinement import products
 from headflow.certificates.statements.exit_gap import elaborate
 from headflow.certificates.statements.real import with_domain_point
-from headflow.certificates.store import write_certificate
+from headflow.certificates.store import write_found
 
 H, N, ONE = ["sym", "H"], ["sym", "n"], ["rat", "1"]
 _F = ["exp", ["mul", ["sym", "alpha"], ["sym", "beta"]]]  # e^kappa
@@ -49,11 +48,7 @@ POINTS = ({"H": "3"}, {"H": "5"}, {"H": "2"})
 
 def certify(claim: AsymptoticClaim, holds: bool, directory: Path) -> Path | None:
     """The certificate of the verdict (`holds`), once the kernel's check accepted it; None when none is found."""
-    found = search(claim, holds)
-    if found is None:
-        return None
-    statement, payload = found
-    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+    return write_found(directory, claim, search(claim, holds))
 
 
 def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:

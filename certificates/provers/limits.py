@@ -17,7 +17,6 @@ from typing import Any
 
 import sympy as sp
 from flint import arb
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.claims.problems import ExpressionError
@@ -31,7 +30,7 @@ from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.provers.smt_refinement import products, refine, symbolic_power
 from headflow.certificates.statements.limits import elaborate, reference
-from headflow.certificates.store import write_certificate
+from headflow.certificates.store import write_found
 from headflow.certificates.sympy_trees import from_sympy
 from headflow.certificates.trees import subtrees
 
@@ -62,11 +61,7 @@ def certify(
     """The certificate of the verdict (`holds`), `limit` the checked route's limit of the claim's ratio (text; used
     where the claim does not fix it; at the point `at` of some parameters, where a refutation is there), once the
     kernel's check accepted it; None when none is found."""
-    found = search(claim, holds, limit, at)
-    if found is None:
-        return None
-    statement, payload = found
-    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+    return write_found(directory, claim, search(claim, holds, limit, at))
 
 
 def accepted(claim: AsymptoticClaim, holds: bool, limit: str | None) -> bool:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.registry_statements import order_check
 from headflow.certificates.kernel.solvers import DEFAULT_SECONDS
 from headflow.certificates.statements.orders import elaborate
-from headflow.certificates.store import write_certificate
+from headflow.certificates.store import write_found
 
 
 def certify(claim: AsymptoticClaim, holds: bool, directory: Path) -> Path | None:
@@ -26,4 +25,4 @@ def certify(claim: AsymptoticClaim, holds: bool, directory: Path) -> Path | None
         order_check(statement, claim.id, "smt", payload, DEFAULT_SECONDS)
     except Rejected:
         return None
-    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+    return write_found(directory, claim, (statement, payload))

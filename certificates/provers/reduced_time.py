@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import sympy as sp
-from headflow.certificates.claims.embedding import embedded
 from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.claims.numbers import stated
@@ -36,7 +35,7 @@ from headflow.certificates.provers.limits import POWERS, PROBLEM_SECONDS, SECOND
 from headflow.certificates.provers.smt_refinement import constant_cuts
 from headflow.certificates.statements.limits import reference
 from headflow.certificates.statements.reduced_time import elaborate, grows_like, target
-from headflow.certificates.store import write_certificate
+from headflow.certificates.store import write_found
 from headflow.certificates.sympy_trees import from_sympy
 from headflow.identities import reduced_clustering as rc
 
@@ -56,11 +55,7 @@ _IDENTITIES = {rc.lam: lam, rc.beta: beta, rc.n: n, rc.d: d, rc.rho1: rho1, rc.r
 
 def certify(claim: AsymptoticClaim, holds: bool, directory: Path) -> Path | None:
     """The certificate of the verdict (`holds`), once the kernel's check accepted it; None when none is found."""
-    found = search(claim, holds)
-    if found is None:
-        return None
-    statement, payload = found
-    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+    return write_found(directory, claim, search(claim, holds))
 
 
 def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -178,11 +173,7 @@ def _end(kind: str, end: Any) -> sp.Expr:
 def certify_grows_like(claim: DynamicsClaim, holds: bool, directory: Path) -> Path | None:
     """The certificate of an order in beta's verdict (`statements.reduced_time.grows_like`), once the kernel's check
     accepted it; None when none is found."""
-    found = search_grows_like(claim, holds)
-    if found is None:
-        return None
-    statement, payload = found
-    return write_certificate(directory, claim.id, "smt", payload, embedded(claim), statement)
+    return write_found(directory, claim, search_grows_like(claim, holds))
 
 
 def search_grows_like(claim: DynamicsClaim, holds: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
