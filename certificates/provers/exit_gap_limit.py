@@ -20,9 +20,9 @@ from headflow.certificates.claims.schema import AsymptoticClaim
 from headflow.certificates.kernel import exit_gap, real_statements
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import TreeError, evaluate, substitute, symbols
-from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
+from headflow.certificates.kernel.real_encoding import Encoding
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.limits import PROBLEM_SECONDS, SECONDS, proved_cuts
+from headflow.certificates.provers.limits import PROBLEM_SECONDS, checked_cuts, proved_cuts
 from headflow.certificates.provers.smt_refinement import products
 from headflow.certificates.statements.exit_gap import elaborate
 from headflow.certificates.statements.real import with_domain_point
@@ -60,7 +60,7 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
             continue
         payload["limit"] = statement["limit"]  # the claim's own where it fixes the limit
         payload["bracket"] = BRACKET | {"point": _point(statement, column.get("at", {}))}
-        checked = _checked(claim.id, statement, payload)
+        checked = checked_cuts(exit_gap, claim.id, statement, payload, _all_cuts)
         if checked is not None:
             return statement, checked
     return None
@@ -98,19 +98,10 @@ def _point(statement: dict[str, Any], at: dict[str, str]) -> dict[str, str]:
     return with_domain_point(probe | {"lhs": ONE, "op": "=", "rhs": ONE, "point": {}})["point"]
 
 
-def _checked(claim_id: str, statement: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any] | None:
-    """The payload with the cuts of each built statement, once the kernel's check accepts it; None otherwise."""
-    try:
-        cuts = [_cuts(built) for built in exit_gap.built(statement, payload | {"cuts": []})]
-    except (NotEncodable, Rejected):
-        return None
-    if any(cut is None for cut in cuts):
-        return None
-    try:
-        exit_gap.check(statement, claim_id, "smt", payload | {"cuts": cuts}, SECONDS)
-    except Rejected:
-        return None
-    return payload | {"cuts": cuts}
+def _all_cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]]] | None:
+    """The cuts of each built statement (`_cuts`), or None when one has none."""
+    cuts = [_cuts(built) for built in statements]
+    return None if any(cut is None for cut in cuts) else cuts  # type: ignore[return-value]
 
 
 def _cuts(built: dict[str, Any]) -> list[dict[str, object]] | None:

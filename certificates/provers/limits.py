@@ -325,3 +325,20 @@ def _one_power_cut(built: dict[str, Any], encoding: Encoding) -> list[dict[str, 
         except Rejected:
             continue
     return None
+
+
+def checked_cuts(form: Any, claim_id: str, statement: dict[str, Any], payload: dict[str, Any], cuts_of: Any) -> Any:
+    """The payload with the cuts `cuts_of` finds for the relations the kernel's `form` module builds from the statement
+    (one list per built statement), once that form's check accepts it; None when a relation has no encoding or no
+    cuts, or the check refuses (the bracketed forms: `reduced_time`, `exit_gap`)."""
+    try:
+        cuts = cuts_of(form.built(statement, payload | {"cuts": []}))
+    except (NotEncodable, Rejected):
+        return None
+    if cuts is None:
+        return None
+    try:
+        form.check(statement, claim_id, "smt", payload | {"cuts": cuts}, SECONDS)
+    except Rejected:
+        return None
+    return payload | {"cuts": cuts}

@@ -15,6 +15,7 @@ y, tried one at a time).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from fractions import Fraction
@@ -29,9 +30,9 @@ from headflow.certificates.claims.schema import AsymptoticClaim, DynamicsClaim
 from headflow.certificates.kernel import real_statements, reduced_time
 from headflow.certificates.kernel.equiangular import weights
 from headflow.certificates.kernel.exprtree import rational_tree
-from headflow.certificates.kernel.real_encoding import Encoding, NotEncodable
+from headflow.certificates.kernel.real_encoding import Encoding
 from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.limits import POWERS, PROBLEM_SECONDS, SECONDS, products, proved_cuts
+from headflow.certificates.provers.limits import POWERS, PROBLEM_SECONDS, checked_cuts, products, proved_cuts
 from headflow.certificates.provers.smt_refinement import constant_cuts
 from headflow.certificates.statements.limits import reference
 from headflow.certificates.statements.reduced_time import elaborate, grows_like, target
@@ -82,26 +83,10 @@ def search(claim: AsymptoticClaim, holds: bool) -> tuple[dict[str, Any], dict[st
         if statement is None:
             return None
         payload["limit"] = statement["limit"]  # the claim's own where it fixes the limit
-        checked = _checked(claim.id, statement, payload, lambda built: _cuts(built, found))
+        checked = checked_cuts(reduced_time, claim.id, statement, payload, lambda built: _cuts(built, found))
         if checked is not None:
             return statement, checked
     return None
-
-
-def _checked(claim_id: str, statement: dict[str, Any], payload: dict[str, Any], cuts_of: Any) -> dict[str, Any] | None:
-    """The payload with the cuts `cuts_of` finds for the statement's built relations, once the kernel's check accepts
-    it; None when a relation has no encoding or no cuts, or the check refuses."""
-    try:
-        cuts = cuts_of(reduced_time.built(statement, payload | {"cuts": []}))
-    except (NotEncodable, Rejected):
-        return None
-    if cuts is None:
-        return None
-    try:
-        reduced_time.check(statement, claim_id, "smt", payload | {"cuts": cuts}, SECONDS)
-    except Rejected:
-        return None
-    return payload | {"cuts": cuts}
 
 
 def _cuts(
@@ -200,7 +185,8 @@ def search_grows_like(claim: DynamicsClaim, holds: bool) -> tuple[dict[str, Any]
         statement = grows_like(claim, "smt", payload)
         if statement is None:
             continue
-        checked = _checked(claim.id, statement, payload, lambda built: _order_cuts(built, found, logs_first=holds))
+        cuts_of = functools.partial(_order_cuts, found=found, logs_first=holds)
+        checked = checked_cuts(reduced_time, claim.id, statement, payload, cuts_of)
         if checked is not None:
             return statement, checked
     return None
