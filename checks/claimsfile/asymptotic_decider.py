@@ -57,15 +57,10 @@ def with_limit_certificate(claim: AsymptoticClaim, outcome: Outcome, ctx: Contex
     if outcome.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         return outcome
     holds = outcome.verdict is Verdict.PROVED
-    if claim.quantity == "exit_gap":  # its bracket, of form `exit-gap`
-        return outcome.with_certificate(
-            exit_gap_limit.certify(claim, holds, certificate_directory(ctx.certificate_dir))
-        )
     if claim.quantity != "expression":  # a named quantity: the table entry that lists its order, else its bracket
         directory = certificate_directory(ctx.certificate_dir)
-        return outcome.with_certificate(
-            orders.certify(claim, holds, directory) or reduced_time.certify(claim, holds, directory)
-        )
+        brackets = (orders.certify, reduced_time.certify, exit_gap_limit.certify)  # each None off its quantity
+        return outcome.with_certificate(next(filter(None, (c(claim, holds, directory) for c in brackets)), None))
     shown = (outcome.details or {}).get("limits") or {}
     limit = next((str(value) for key, value in shown.items() if key.startswith("lim Q")), None)
     limit = "oo" if (outcome.details or {}).get("unbounded") else limit  # the kernel is asked for |Q/g| -> oo
