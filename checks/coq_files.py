@@ -41,10 +41,11 @@ UNPROVED = "not re-checked by Coq"
 #: Why the kinds without a Coq translation have none (the kernel's refusal names the kind; the README's coverage table
 #: says the same).
 UNTRANSLATED = {
-    "equilibrium": "an equilibrium enclosed in a Krawczyk box (Krawczyk's existence theorem, a Brouwer fixed "
-    f"point, {UNFORMALIZED}), or at tokens that are not unit rationals without the writer's Lyapunov matrix, or of "
-    "several irrational norms: no exact Coq term (at an exact centre Coq states the zero velocity, and the spectrum "
-    "with the writer's Lyapunov matrix, at tokens c_i/|c_i| of one norm too)",
+    "equilibrium": "an equilibrium enclosed in a Krawczyk box of a symmetry slice of dimension > 1 (the sign "
+    f"change of several variables, Poincare-Miranda, {UNFORMALIZED}), or in a box or at tokens that are not unit "
+    "rationals without the writer's Lyapunov matrix, or of several irrational norms (at an exact centre Coq states "
+    "the zero velocity, and the spectrum with the writer's Lyapunov matrix, at tokens c_i/|c_i| of one norm too; in "
+    "the box of a one-dimensional slice the sign change and the spectrum over the box)",
     "trajectory": "a chain of validated ODE steps: Coq's Interval and Coquelicot have no validated ODE solver to "
     "replay it with (check-cert replays it)",
 }

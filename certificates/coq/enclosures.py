@@ -46,11 +46,14 @@ def _round(value: Fraction, up: bool) -> Fraction:
     return Fraction(rounded) / Fraction(2) ** shift
 
 
-def hints(point: Mapping[str, Fraction], definitions: Sequence[tuple[str, Any]]) -> list[tuple[Fraction, Fraction]]:
-    """[lo, hi] for each definition, in order; NotTranslatable when one has no finite enclosure."""
+def hints(
+    point: Mapping[str, Fraction | tuple[Fraction, Fraction]], definitions: Sequence[tuple[str, Any]]
+) -> list[tuple[Fraction, Fraction]]:
+    """[lo, hi] for each definition, in order, at the point (a coordinate a rational, or an interval (lo, hi));
+    NotTranslatable when one has no finite enclosure."""
     out: list[tuple[Fraction, Fraction]] = []
     with precision(BITS):
-        env: dict[str, arb] = {name: ball_of(value) for name, value in point.items()}
+        env: dict[str, arb] = {n: interval_ball(*v) if isinstance(v, tuple) else ball_of(v) for n, v in point.items()}
         for name, tree in definitions:
             try:
                 ball = eval_ball(tree, env)

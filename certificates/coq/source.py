@@ -35,8 +35,10 @@ from headflow.certificates.coq.covers import cover_proof
 from headflow.certificates.coq.proofs import PROOFS
 from headflow.certificates.kernel import exprtree
 from headflow.certificates.kernel.coq.statements import (
+    SLICE,
     PointProblem,
     Problem,
+    SliceProblem,
     TextStatement,
     UniversalStatement,
     binders,
@@ -81,6 +83,8 @@ def source(
     `reduced_time`, and an `exit-gap` certificate's (`bracket`: `exit-gap`) its own, `exit_gap`)."""
     if isinstance(problem, PointProblem):
         body = _point(claim_id, problem, prec)
+    elif isinstance(problem, SliceProblem):
+        body = _slice(claim_id, problem, prec)
     elif isinstance(problem, TextStatement):
         body = sums.body(claim_id, problem)
     elif cover is not None:
@@ -169,6 +173,51 @@ def _bound_lemma(name: str, tree: Any, hint: tuple[Fraction, Fraction], point: l
         f"Proof.{facts} unfold {unfold}. interval with (i_prec {enclosures.COQ_BITS}). Qed.\n"
         f"Opaque {identifier(name)}."
     )
+
+
+def _slice(claim_id: str, problem: SliceProblem, ball_bits: int) -> str:
+    """Each definition bounded over the box (`forall z_slice` in it) and, where psi needs it, at each end, by `interval`
+    on its own term (hints from `enclosures`), then `Opaque`; the sign change by `interval` from psi's bounds at the
+    ends, the box's conditions from every definition's bounds over it."""
+    *defined, (_, theorem) = statements(claim_id, problem)
+    trees = dict(problem.definitions)
+    needed, stack = set(), [problem.psi]  # what psi's value at an end rests on
+    while stack:
+        needed |= {name := stack.pop()}
+        stack += [u for u in exprtree.symbols(trees[name]) if u in trees and u not in needed]
+    ends = [d for d in problem.definitions if d[0] in needed]
+    box = dict(zip(trees, enclosures.hints({SLICE: (problem.low, problem.high)}, problem.definitions), strict=True))
+    at = [dict(zip(dict(ends), enclosures.hints({SLICE: v}, ends), strict=True)) for v in (problem.low, problem.high)]
+    lemmas = {}
+    for name, tree in problem.definitions:
+        used = [identifier(u) for u in sorted(exprtree.symbols(tree)) if u in trees]
+        low, high = real(box[name][0]), real(box[name][1])
+        facts = "".join(f" pose proof ({u}_bounds {SLICE} H)." for u in used)
+        text = [
+            f"Lemma {identifier(name)}_bounds : forall {SLICE} : R, {real(problem.low)} <= {SLICE} <= "
+            f"{real(problem.high)} -> {low} <= {identifier(name)} {SLICE} <= {high}.\n"
+            f"Proof. intros {SLICE} H.{facts} cbv beta delta [{identifier(name)}]. "
+            f"interval with (i_prec {enclosures.COQ_BITS}). Qed."
+        ]
+        for end, (value, hint) in zip(("low", "high"), ((problem.low, at[0]), (problem.high, at[1])), strict=True):
+            if name in hint:
+                facts = "".join(f" pose proof {u}_{end}." for u in used)
+                text.append(
+                    f"Lemma {identifier(name)}_{end} : {real(hint[name][0])} <= {identifier(name)} {real(value)} <= "
+                    f"{real(hint[name][1])}.\nProof.{facts} cbv beta delta [{identifier(name)}]. "
+                    f"interval with (i_prec {enclosures.COQ_BITS}). Qed."
+                )
+        lemmas[identifier(name)] = "\n".join([*text, f"Opaque {identifier(name)}."])
+    lines = [line for name, text in defined for line in (text, lemmas.get(name)) if line]
+    prec = max(ball_bits + EXTRA_BITS, enclosures.COQ_BITS)
+    psi, facts = identifier(problem.psi), "".join(f" pose proof ({identifier(n)}_bounds {SLICE} H)." for n in trees)
+    close = f"first [ interval with (i_prec {prec}) | apply nonzero_of_abs; interval with (i_prec {prec}) ]"
+    lines += [
+        theorem,
+        f"Proof.\n  split.\n  - pose proof {psi}_low. pose proof {psi}_high. interval with (i_prec {prec}).\n"
+        f"  - intros {SLICE} H.{facts}\n    repeat split.\n    all: {close}.\nQed.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- universal statements

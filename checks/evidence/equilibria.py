@@ -29,7 +29,7 @@ from flint import fmpq_mat
 from headflow.certificates.claims.regimes import head_blocks
 from headflow.certificates.exact_records import exact_record
 from headflow.certificates.kernel import equilibrium as eq
-from headflow.certificates.kernel.coq.model_tree import tangent_frame
+from headflow.certificates.kernel.coq.model_tree import pivot_coordinates, tangent_frame
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exact_data import ExactConfiguration, dot
 from headflow.certificates.kernel.exprtree import rational_text
@@ -569,21 +569,28 @@ def payload(record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lyapunov(problem: eq.Problem, record: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
-    """{"lyapunov": X} at an exact centre whose tokens have one norm (no point), for Coq's re-check of the spectrum
-    (`certificates.kernel.coq.model_tree`), else {}: X the solution of M'^T X + X M' = I (floats, rounded to
-    dyadics), M' = M - K K^T with M the tangent Jacobian in the kernel's rational tangent basis (`tangent_frame`: the
-    Jacobian's rows at its coordinates, times the basis) and K the orbit directions A c_i at its scaled centre there,
-    so that Q = M'^T X + X M' is near I. Its inertia is M''s (Ostrowski-Schneider): the counts' negative + zeros and
-    positive, which the kernel checks exactly; {} when rounding lost them."""
-    (tokens, basis), d = tangent_frame(problem.cfg.tokens), len(problem.cfg.tokens[0])
-    if record["point"] or len({dot(x, x) for x in tokens}) != 1:
+    """{"lyapunov": X} for Coq's re-check of the spectrum (`certificates.kernel.coq.model_tree`) at an exact centre
+    whose tokens have one norm (no point), or in the Krawczyk box of a one-dimensional slice (at its point z0), else
+    {}: X the solution of M'^T X + X M' = I (floats, rounded to dyadics), M' = M - K K^T with M the tangent Jacobian
+    in the kernel's rational tangent basis (`tangent_frame`, at the chart's w(z0) with the centre's pivots: the
+    Jacobian's rows at its coordinates, times the basis) and K the orbit directions A x_i there (A c_i at the scaled
+    centre), so that Q = M'^T X + X M' is near I. Its inertia is M''s (Ostrowski-Schneider): the counts' negative +
+    zeros and positive, which the kernel checks exactly; {} when rounding lost them."""
+    cfg, d = problem.cfg, len(problem.cfg.tokens[0])
+    E = eq.slice_of(problem) if record["point"] else []
+    if len(E) > 1 or (not E and len({dot(x, x) for x in tangent_frame(cfg.tokens)[0]}) != 1):
         return {}
+    z = record["point"][0] if E else Fraction(0)
+    at = [[c + z * E[0][i * d + k] if E else c for k, c in enumerate(x)] for i, x in enumerate(cfg.tokens)]
+    tokens, basis = tangent_frame(at, pivot_coordinates(cfg.tokens))
+    directions = _normalized(np.array(at, dtype=float)) if E else np.array(tokens, dtype=float)
     with precision(PRECISION):
-        J = eq.projected_jacobian(problem.cfg, eq.chart_tokens(problem, [], []))
+        J = eq.projected_jacobian(cfg, eq.chart_tokens(problem, E, eq.box(record["point"], Fraction(0))))
     U = np.array([[float(u.get((i, k), 0)) for _, u in basis] for i in range(len(tokens)) for k in range(d)])
     rows = [i * d + k for (i, k), _ in basis]
     M = np.array([[float(J[a, b].mid()) for b in range(J.ncols())] for a in rows]) @ U
-    K = np.array([[float(dot(A[k], tokens[i])) for A in record["orbit"]] for (i, k), _ in basis]).reshape(len(rows), -1)
+    orbit = np.array([[[float(v) for v in row] for row in A] for A in record["orbit"]]).reshape(-1, d, d)
+    K = np.array([[(A @ directions[i])[k] for A in orbit] for (i, k), _ in basis]).reshape(len(rows), -1)
     shifted, size = M - K @ K.T, len(rows)
     lyapunov = np.kron(np.eye(size), shifted.T) + np.kron(shifted.T, np.eye(size))  # vec(M'^T X + X M')
     X = np.linalg.solve(lyapunov, np.eye(size).ravel()).reshape(size, size)

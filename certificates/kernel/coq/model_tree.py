@@ -38,21 +38,21 @@ import functools
 import itertools
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import equilibrium, equilibrium_statements as es, trajectory
 from ..ball_model import stated_delta
 from ..derivatives import derivative
 from ..exact import ball_of, holds
 from ..exact_data import ExactConfiguration, dot
-from ..exprtree import fold, substitute, symbols
+from ..exprtree import fold, parse_rational, substitute, symbols
 from ..model_chain import Chain, add, mul, root, tree_of, vector_dot
 from ..model_statements import witness_configuration
 from ..model_terms import STATED
 from ..model_values import Trees, given_rows, witnessed
 from ..operator_norm import rational_matrix
 from ..recheck import Rejected
-from .statements import NotTranslatable, PointProblem
+from .statements import SLICE, NotTranslatable, PointProblem, Problem, SliceProblem
 
 #: The largest n^2 H d a configuration's Coq statement may have. The file proves one bound per definition
 #: (`statements`), so coqc's time grows with the number of definitions: 10 s at n^2 H d = 768 (`cluster-gap-at-most-1`
@@ -67,6 +67,8 @@ EXACT_FACTS = "kind, geometry and hypotheses checked exactly on the rational dat
 SPECTRUM_LEFT = "Coq states the zero velocity; the spectrum (Gershgorin discs of the Jacobian) is check-cert's alone"
 #: What an equilibrium's Coq file with the spectrum (`_spectrum_problem`) leaves to the reader (the header's start).
 SPECTRUM = "Coq states the zero velocity, M K = 0 and |Q - I|_F < 1; what it leaves to the reader is in docs/coq.md"
+#: What an equilibrium's Coq file in a slice's Krawczyk box leaves to the reader (the header's start).
+SLICED = "Coq states psi's sign change on the slice and |Q - I|_F < 1 over the box; the reader's theorems: docs/coq.md"
 #: The spectrum's last conjunct (its comment in the Theorem): what it gives and the theorems that the reader accepts.
 FROBENIUS = "|Q - I|_F^2 < 1 for Q = M'^T X + X M', M' = M - K K^T: Q > 0, and with M K = 0 (K of rank r), "
 FROBENIUS += "Ostrowski-Schneider, Sylvester, block-triangular spectra: M has r zeros, X's inertia minus r negatives"
@@ -122,16 +124,18 @@ def _cluster_gap_rows(tokens: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def equilibrium_problem(payload: dict[str, Any]) -> tuple[str, PointProblem]:
+def equilibrium_problem(payload: dict[str, Any]) -> tuple[str, Problem]:
     """(what the file leaves to others, the Coq problem) of an equilibrium certificate that check-cert accepted, when
     its equilibrium is its centre (no point: the fixed set has dimension 0) at unit rational tokens: every velocity
     coordinate is 0, over the chain; with the writer's `lyapunov` matrix also the spectrum (`_spectrum_problem`, at
-    tokens c_i/|c_i| of one norm too)."""
-    chain = Chain(equilibrium.problem_of(payload).cfg)
-    if payload["point"] or ("lyapunov" not in payload and any(dot(x, x) != 1 for x in chain.cfg.tokens)):
-        raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
+    tokens c_i/|c_i| of one norm too), or, in a Krawczyk box of a one-dimensional slice, the sign change and the
+    spectrum over the box (`SLICED`)."""
+    problem = equilibrium.problem_of(payload)
     if "lyapunov" in payload:
-        return SPECTRUM, _spectrum_problem(chain.cfg, payload)
+        return (SLICED if payload["point"] else SPECTRUM), _spectrum_problem(problem, payload)
+    chain = Chain(problem.cfg)
+    if payload["point"] or any(dot(x, x) != 1 for x in chain.cfg.tokens):
+        raise NotTranslatable("an equilibrium in a Krawczyk box or at tokens not unit rationals: no exact Coq term")
     rows = [_row("velocity", v, "=") for x in chain.velocities() for v in x]
     return SPECTRUM_LEFT, PointProblem({}, rows, tuple(chain.definitions))
 
@@ -144,22 +148,76 @@ def _power(base: Any, k: int) -> Any:
     return base**k if isinstance(base, Fraction) else ["pow", tree_of(base), k]
 
 
-def tangent_frame(tokens: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[tuple[Any, Any]]]:
+def pivot_coordinates(tokens: list[list[Fraction]]) -> list[int]:
+    """Each token's first coordinate of the largest |value| (where the tangent basis solves for the normal part)."""
+    return [[abs(v) for v in c].index(max(map(abs, c))) for c in tokens]
+
+
+def tangent_frame(
+    tokens: list[list[Fraction]], pivots: list[int] | None = None
+) -> tuple[list[list[Fraction]], list[tuple[Any, Any]]]:
     """(C, basis): the centre's tokens scaled to a largest |coordinate| 1 (the same directions x_i = c_i / |c_i|), and
     a rational basis of the tangent spaces c_i^perp with the coordinates that read it: for each token i and k != p (p
-    its first coordinate +-1), (i, k) and u = e_(i,k) - (c_ik / c_ip) e_(i,p) as {(token, coordinate): entry}; a
-    tangent vector w of token i is sum_(k != p) w_k u_k (its coordinates (i, k), k != p, read it exactly)."""
+    its first coordinate +-1, or the given pivot), (i, k) and u = e_(i,k) - (c_ik / c_ip) e_(i,p) as {(token,
+    coordinate): entry}; a tangent vector w of token i is sum_(k != p) w_k u_k (its coordinates (i, k), k != p, read
+    it exactly)."""
     centre = [[v / max(map(abs, x)) for v in x] for x in tokens]
-    pivots = [[abs(v) for v in c].index(1) for c in centre]
     return centre, [
         ((i, k), {(i, k): Fraction(1), (i, p): -c[k] / c[p]})
-        for i, (c, p) in enumerate(zip(centre, pivots, strict=True))
+        for i, (c, p) in enumerate(zip(centre, pivots or pivot_coordinates(centre), strict=True))
         for k in range(len(c))
         if k != p
     ]
 
 
-def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> PointProblem:
+class _Frame(NamedTuple):
+    """Where the spectrum is stated: t^2 (1 without a square root), each token coordinate's value (a pair e + t o),
+    the tangent basis ((token, coordinate) that reads it, {(token, coordinate): entry}), the orbit directions K_c
+    at those coordinates, and the slice's direction e (none at the centre)."""
+
+    t2: Fraction
+    tokens: list[list[tuple[Any, Any]]]
+    basis: list[tuple[Any, Any]]
+    K: list[list[Any]]
+    direction: list[Fraction] | None = None
+
+
+def _centre_frame(cfg: ExactConfiguration, orbit: list[Any]) -> _Frame:
+    """At the tokens c_i / |c_i| of the centre (`tangent_frame`'s, one |c_i|^2 = q): each coordinate c_ik t with
+    t = sqrt(1/q) (a rational when q is a square), the rational basis, K_c = A_c c_i (|c_i| A_c x_i)."""
+    centre, basis = tangent_frame(cfg.tokens)
+    if len(norms := {dot(x, x) for x in centre}) != 1:
+        raise NotTranslatable("a spectrum in Coq needs tokens c_i / |c_i| with one |c_i|^2 (one square root)")
+    t2, zero = 1 / norms.pop(), Fraction(0)
+    t = root(t2)
+    token = (lambda v: (v * t, zero)) if isinstance(t, Fraction) else (lambda v: (zero, v))  # x_i_k = c_ik t
+    K = [[dot(A[k], centre[i]) for (i, k), _ in basis] for A in orbit]
+    return _Frame(t2, [[token(v) for v in x] for x in centre], basis, K)
+
+
+def _slice_frame(problem: equilibrium.Problem, orbit: list[Any], define: Any) -> _Frame:
+    """Along the chart of a one-dimensional slice: x_i(z) = w_i / |w_i|, w_i = c_i + z e_i (`equilibrium.chart_tokens`
+    with E = [e]), each coordinate a definition of z (`SLICE`); the basis at w_i(z), u = e_(i,k) - (w_ik / w_ip)
+    e_(i,p) (p the centre's pivot, `tangent_frame`), and K_c = A_c x_i(z)."""
+    if len(E := equilibrium.slice_of(problem)) != 1:
+        raise NotTranslatable("a Krawczyk box of a slice of dimension != 1: no sign change in several variables")
+    cfg, (e,), z, zero = problem.cfg, E, ["sym", SLICE], Fraction(0)
+    d = len(cfg.tokens[0])
+    w = [[add([c, mul(e[i * d + k], z)]) for k, c in enumerate(x)] for i, x in enumerate(cfg.tokens)]
+    tokens, basis = [], []
+    for i, (wi, p) in enumerate(zip(w, pivot_coordinates(cfg.tokens), strict=True)):
+        norm = define(f"chart_norm_{i}", root(add([mul(v, v) for v in wi])))
+        fixed = isinstance(norm, Fraction)  # a token the slice does not move: rational coordinates
+        quotients = [v if v == 0 else v / norm if fixed else ["div", tree_of(v), tree_of(norm)] for v in wi]
+        tokens.append([define(f"x_{i}_{k}", v) for k, v in enumerate(quotients)])
+        for k in (k for k in range(d) if k != p):
+            entry = zero if wi[k] == 0 else define(f"chart_u_{i}_{k}", ["neg", ["div", tree_of(wi[k]), tree_of(wi[p])]])
+            basis.append(((i, k), {(i, k): Fraction(1), (i, p): entry}))
+    K = [[vector_dot(A[k], tokens[i]) for (i, k), _ in basis] for A in orbit]
+    return _Frame(Fraction(1), [[(v, zero) for v in x] for x in tokens], basis, K, e)
+
+
+def _spectrum_problem(problem: equilibrium.Problem, payload: dict[str, Any]) -> Problem:
     """Zero velocity and the spectrum at the tokens x_i = c_i / |c_i| of the centre C (`tangent_frame`'s; one
     |c_i|^2 = q), over the chain of symbolic tokens x_i_k at their values, each tree folded exactly in Q(exp)(t),
     t = sqrt(1/q), t^2 = 1/q: a pair (e, o) is e + t o, each part a rational or a definition (`name`, `name_odd`); t
@@ -169,22 +227,30 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
     K_c = A_c c_i (|c_i| A_c x_i) at those coordinates give M K_c = 0, and Q = M'^T X + X M' with M' = M - K K^T has
     |Q - I|_F^2 < 1 (Q positive definite). X is the payload's `lyapunov`: symmetric, nonsingular, with negative +
     zeros negative eigenvalues and positive positive ones (Descartes' rule of signs on its characteristic polynomial,
-    whose roots are real), checked here; Rejected otherwise."""
-    n, d, counts, r = cfg.n, len(cfg.tokens[0]), payload["spectrum"], len(payload["orbit"])
-    centre, basis = tangent_frame(cfg.tokens)
-    if len(norms := {dot(x, x) for x in centre}) != 1:
-        raise NotTranslatable("a spectrum in Coq needs tokens c_i / |c_i| with one |c_i|^2 (one square root)")
-    t2, zero = 1 / norms.pop(), Fraction(0)
-    t, tangent = root(t2), [a for a, _ in basis]
-    token = (lambda v: (v * t, zero)) if isinstance(t, Fraction) else (lambda v: (zero, v))  # x_i_k = c_ik t
-    env: dict[str, Any] = {f"x_{i}_{k}": token(v) for i, x in enumerate(centre) for k, v in enumerate(x)}
+    whose roots are real), checked here; Rejected otherwise. In a Krawczyk box of a one-dimensional slice
+    (`_slice_frame`) the same chain is a function of the chart's variable z: psi = e^T F(x(z)) changes sign at the
+    box's ends, and |Q - I|_F^2 < 1 at every z of the box (a `SliceProblem`)."""
+    cfg, counts, r, definitions = problem.cfg, payload["spectrum"], len(payload["orbit"]), []
+    n, d = cfg.n, len(cfg.tokens[0])
+    orbit = equilibrium.array(payload["orbit"], (r, d, d), "")
+
+    def define(name: str, value: Any) -> Any:  # a rational is itself, anything else a definition
+        if isinstance(value, Fraction):
+            return value
+        definitions.append((name, value))
+        return ["sym", name]
+
+    frame = _slice_frame(problem, orbit, define) if payload["point"] else _centre_frame(cfg, orbit)
+    t2, token_values, basis, K, direction = frame
+    zero, tangent = Fraction(0), [a for a, _ in basis]
+    env: dict[str, Any] = {f"x_{i}_{k}": v for i, x in enumerate(token_values) for k, v in enumerate(x)}
     N, X = len(tangent), equilibrium.array(payload["lyapunov"], (len(tangent),) * 2, "lyapunov")
     Xm = rational_matrix(X)
     poly = Xm.charpoly().coeffs()  # det(tI - X) from t^0: its sign changes count its positive roots (all are real)
     changes = sum(a * b < 0 for a, b in itertools.pairwise([c for c in poly if c]))
     if Xm != Xm.transpose() or not poly[0] or (changes, N - changes) != (counts["positive"], counts["negative"] + r):
         raise Rejected("the lyapunov matrix is not symmetric with the counts' inertia (negative + zeros, positive)")
-    chain, definitions = Chain(replace(cfg, tokens=[[["sym", f"x_{i}_{k}"] for k in range(d)] for i in range(n)])), []
+    chain = Chain(replace(cfg, tokens=[[["sym", f"x_{i}_{k}"] for k in range(d)] for i in range(n)]))
 
     def times(a: Any, b: Any) -> Any:  # (a0 + t a1)(b0 + t b1), t^2 = t2
         return add([mul(a[0], b[0]), mul(t2, mul(a[1], b[1]))]), add([mul(a[0], b[1]), mul(a[1], b[0])])
@@ -205,10 +271,6 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
             v if isinstance(v, Fraction) else define(name + s, v) for v, s in zip(parts, ("", "_odd"), strict=True)
         )
 
-    def define(name: str, value: Any) -> Any:
-        definitions.append((name, value))
-        return ["sym", name]
-
     for name, tree in chain.definitions if chain.velocities() else []:  # the velocities' and their definitions
         named(name, tree)
     for b, (_, u) in enumerate(basis):
@@ -217,16 +279,19 @@ def _spectrum_problem(cfg: ExactConfiguration, payload: dict[str, Any]) -> Point
             terms = (["mul", derivative(tree, s), ["sym", f"D{b}_{s}"]] for s in sorted(symbols(tree)))
             named(f"D{b}_{name}", ["add", ["rat", "0"], *terms])
     M = [[even(env[f"D{b}_xdot_{i}_{k}"]) for b in range(N)] for i, k in tangent]
-    K = [[dot(A[k], centre[i]) for i, k in tangent] for A in equilibrium.array(payload["orbit"], (r, d, d), "")]
     velocities = [env[f"xdot_{i}_{k}"] for i in range(n) for k in range(d)]  # e + t o
-    rows = [_row("velocity", add([e, mul(t, o)]), "=") for e, o in velocities]
-    rows += [_row(f"M K_{c}, row {a}", vector_dot(Ma, Kc), "=") for c, Kc in enumerate(K) for a, Ma in enumerate(M)]
-    S = [[add([M[a][b], -sum(Kc[a] * Kc[b] for Kc in K)]) for b in range(N)] for a in range(N)]  # M' = M - K K^T
-    for p, q in itertools.combinations_with_replacement(range(N), 2):
+    S = [[add([M[a][b], *(mul(Fraction(-1), mul(Kc[a], Kc[b])) for Kc in K)]) for b in range(N)] for a in range(N)]
+    for p, q in itertools.combinations_with_replacement(range(N), 2):  # Q = M'^T X + X M', M' = M - K K^T
         named(f"Q_{p}_{q}", add([v for a in range(N) for v in (mul(X[a][q], S[a][p]), mul(X[p][a], S[a][q]))]))
     E = [add([env[f"Q_{min(p, q)}_{max(p, q)}"][0], Fraction(-(p == q))]) for p in range(N) for q in range(N)]
-    frobenius = add([Fraction(1), mul(Fraction(-1), add([mul(e, e) for e in E]))])
-    return PointProblem({}, [*rows, _row(FROBENIUS, frobenius, ">")], tuple(definitions))
+    frobenius = _row(FROBENIUS, add([Fraction(1), mul(Fraction(-1), add([mul(e, e) for e in E]))]), ">")
+    if direction:
+        definitions.append(("chart_psi", tree_of(add([mul(direction[a], even(v)) for a, v in enumerate(velocities)]))))
+        z0, radius = equilibrium.array(payload["point"], (1,), "point")[0], parse_rational(payload["radius"])
+        return SliceProblem(z0 - radius, z0 + radius, "chart_psi", [frobenius], tuple(definitions))
+    rows = [_row("velocity", add([e, mul(root(t2), o)]), "=") for e, o in velocities]
+    rows += [_row(f"M K_{c}, row {a}", vector_dot(Ma, Kc), "=") for c, Kc in enumerate(K) for a, Ma in enumerate(M)]
+    return PointProblem({}, [*rows, frobenius], tuple(definitions))
 
 
 def moving_problem(data: dict[str, Any]) -> PointProblem:

@@ -77,11 +77,14 @@ def real(value: Fraction) -> str:
     return text if value >= 0 and "/" not in text else f"({text})"
 
 
-def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Roots | None = None) -> str:
+def translated(
+    tree: Any, domain: dict[str, None], integers: Any = (), roots: Roots | None = None, applied: Any = ()
+) -> str:
     """The Coq text of a term tree; each subterm's domain condition, innermost first, joins `domain` (an ordered set)
     unless it is there already (a statement gathers them over all its trees, each once). A symbol in `integers` is
-    a Z variable (`IZR n`); with a list `roots`, `lambda_c(n, beta)` is the name `lambda_c'k` of the k-th root the
-    statement binds (`bound_roots`), its arguments' texts appended (a name no symbol can take: `'` is in none)."""
+    a Z variable (`IZR n`), one in `applied` a function of the slice's variable (`(name z_slice)`); with a list
+    `roots`, `lambda_c(n, beta)` is the name `lambda_c'k` of the k-th root the statement binds (`bound_roots`), its
+    arguments' texts appended (a name no symbol can take: `'` is in none)."""
 
     def defined(text: str, argument: str, relation: str) -> str:
         """`text`, the text of a node defined where its `argument` has `relation` to 0 (which joins `domain`)."""
@@ -94,7 +97,7 @@ def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Ro
         return f"({base} ^ {k})" if k >= 0 else defined(f"(/ ({base} ^ {-k}))", base, "!=")
 
     rules = {op: partial(_untranslatable, op) for op in ARITY} | {"rat": real, "pow": power, "sub": "({} - {})".format}
-    rules |= {"sym": lambda name: f"(IZR {identifier(name)})" if name in integers else identifier(name)}
+    rules |= {"sym": partial(_symbol, integers, applied)}
     rules |= {op: partial(_untranslatable, op) if roots is None else partial(_root, roots) for op in ROOTS.values()}
     rules |= {"add": lambda *texts: f"({' + '.join(texts)})", "mul": lambda *texts: f"({' * '.join(texts)})"}
     rules |= {"neg": "(- {})".format, "exp": "(exp {})".format, "c_star": "(c_star {})".format}
@@ -102,6 +105,12 @@ def translated(tree: Any, domain: dict[str, None], integers: Any = (), roots: Ro
     rules |= {"sqrt": lambda a: defined(f"(sqrt {a})", a, ">="), "golden": lambda: "((1 + sqrt 5) / 2)"}
     rules |= {"pi": lambda: "PI", "e": lambda: "(exp 1)", "cos": "(cos {})".format, "sin": "(sin {})".format}
     return fold(expanded(tree), rules)
+
+
+def _symbol(integers: Any, applied: Any, name: str) -> str:
+    if name in applied:
+        return f"({identifier(name)} {SLICE})"
+    return f"(IZR {identifier(name)})" if name in integers else identifier(name)
 
 
 def expanded(tree: Any) -> Any:
@@ -164,6 +173,22 @@ class PointProblem(NamedTuple):
     norms: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
 
+#: The variable of a symmetry slice's chart: each definition of a `SliceProblem` is a function of it.
+SLICE = "z_slice"
+
+
+class SliceProblem(NamedTuple):
+    """Conditions along a one-dimensional symmetry slice's chart, its variable `SLICE` in [low, high]: the named
+    subterms (name, tree) each a function of it (the earlier names applied to it), `psi`'s sign change at the ends
+    (psi(low) psi(high) < 0), and the `conditions` (as a point problem's) at every value in [low, high]."""
+
+    low: Fraction
+    high: Fraction
+    psi: str
+    conditions: list[dict[str, Any]]
+    definitions: tuple[tuple[str, Any], ...]
+
+
 class UniversalStatement(NamedTuple):
     """For all real `constants`: the hypotheses (formula trees) imply the goal (a formula tree)."""
 
@@ -190,7 +215,7 @@ class TextStatement(NamedTuple):
     payload: dict[str, Any]
 
 
-Problem = PointProblem | UniversalProblem | TextStatement
+Problem = PointProblem | SliceProblem | UniversalProblem | TextStatement
 
 
 def theorem_name(text: str) -> str:
@@ -219,6 +244,8 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
         return [(theorem_name(s.name), _universal(s)) for s in problem]
     if isinstance(problem, TextStatement):
         return [(theorem_name(claim_id), problem.text)]
+    if isinstance(problem, SliceProblem):
+        return _slice(claim_id, problem)
     conjuncts: dict[str, None] = {}  # every definedness condition, each once, in the order the trees need them
     values = [(n, real(v)) for n, v in problem.point.items()]
     values += [(n, translated(t, conjuncts)) for n, t in problem.definitions]
@@ -230,6 +257,23 @@ def statements(claim_id: str, problem: Problem) -> list[tuple[str, str]]:
     if not conjuncts:
         raise NotTranslatable("the point witness has no conditions")
     statement = opnorm_binders(problem.norms) + bound_roots(roots, " /\\\n  ".join(conjuncts), exists=True)
+    return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
+
+
+def _slice(claim_id: str, problem: SliceProblem) -> list[tuple[str, str]]:
+    """Each named subterm as a `Definition` of a function of `SLICE`, then the `Theorem`: psi(low) psi(high) < 0, and
+    for every `SLICE` in [low, high] every definedness condition and every condition."""
+    conjuncts: dict[str, None] = {}
+    names, (low, high) = {name for name, _ in problem.definitions}, map(real, (problem.low, problem.high))
+    defined = [
+        (identifier(n), f"Definition {identifier(n)} ({SLICE} : R) : R := {translated(t, conjuncts, applied=names)}.")
+        for n, t in problem.definitions
+    ]
+    for condition in problem.conditions:
+        text = translated(condition["expression"], conjuncts, applied=names)
+        conjuncts[f"(* {comment(condition['name'])} *) {SIGN_TEXT[condition['relation']].format(text)}"] = None
+    psi, every = identifier(problem.psi), " /\\\n  ".join(conjuncts)
+    statement = f"{psi} {low} * {psi} {high} < 0 /\\\n  forall {SLICE} : R, {low} <= {SLICE} <= {high} ->\n  {every}"
     return [*defined, (theorem_name(claim_id), f"Theorem {theorem_name(claim_id)} :\n  {statement}.")]
 
 

@@ -3,7 +3,8 @@ model chain's definitions, exp and inverses as atoms); with the writer's Lyapuno
 (`test_coq_spectrum`), without it the spectrum stays check-cert's (the header says so).
 
 A genuine single-cluster certificate compiles; a forged one (a token moved, the index changed) is not accepted; the
-Coq proof of a configuration that moves does not go through; an equilibrium in a Krawczyk box has no Coq statement.
+Coq proof of a configuration that moves does not go through; an equilibrium in a Krawczyk box has no Coq statement
+unless its slice has dimension 1 and the payload a Lyapunov matrix (`test_coq_slice`).
 A witness that a configuration moves states its moving token's squared tangent speed > 0, which coqc proves.
 """
 
@@ -99,8 +100,10 @@ def test_coq_proves_the_zero_velocity_only_at_rest(tokens: list[list[str]], stat
 
 def test_an_equilibrium_in_a_krawczyk_box_has_no_coq_statement(clusters: dict[str, Path]) -> None:
     payload = json.loads(clusters["usa"].read_text())["payload"]
-    with pytest.raises(NotTranslatable):
+    with pytest.raises(NotTranslatable, match="dimension"):  # the cluster's fixed set has dimension 0, not 1
         equilibrium_problem(payload | {"point": ["0"]})
+    with pytest.raises(NotTranslatable, match="Krawczyk box"):  # without X: the zero velocity alone needs a centre
+        equilibrium_problem({k: v for k, v in payload.items() if k != "lyapunov"} | {"point": ["0"]})
     payload["configuration"]["tokens"][0] = ["3/4", "0"]  # not unit: the zero velocity alone needs unit rationals
     with pytest.raises(NotTranslatable):
         equilibrium_problem({k: v for k, v in payload.items() if k != "lyapunov"})
