@@ -31,6 +31,8 @@ from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
 STORED = Path(__file__).parents[2] / "data" / "equilibrium_slice_triangle.json"
+#: The same triangle in R^3 (usa): its third coordinates are 0 and stay 0 along the slice.
+STORED_3D = STORED.with_name("equilibrium_slice_triangle_3d.json")
 
 
 @pytest.fixture
@@ -55,6 +57,16 @@ def test_the_slice_statement_is_a_function_of_the_chart_variable(written: Path) 
     assert f"chart_psi ({rational_text(z0 - radius).replace('/', ' / ')})" in theorem
     assert f"forall {SLICE} : R," in theorem and FROBENIUS[:20] in theorem
     assert "(chart_norm_1 z_slice) <> 0" in theorem  # the chart's definedness, over the box
+
+
+def test_coordinates_the_slice_keeps_at_zero_are_numbers() -> None:
+    """Tokens in a plane of R^3: the chart's third coordinates are the number 0 (no definition), the fixed token's
+    coordinates numbers, and K has the three orbit directions of so(3)."""
+    payload = json.loads(STORED_3D.read_text())["payload"]
+    _, built = equilibrium_problem(payload)
+    names = {name for name, _ in built.definitions}
+    assert {"x_1_0", "x_1_1", "x_2_0", "x_2_1"} <= names and not names & {"x_0_0", "x_0_2", "x_1_2", "x_2_2"}
+    assert len(payload["orbit"]) == 3 and not any(name.startswith("chart_norm_0") for name in names)
 
 
 @needs_coqc
