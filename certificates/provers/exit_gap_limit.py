@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from headflow.certificates.claims.schema import AsymptoticClaim
-from headflow.certificates.kernel import exit_gap, real_statements
+from headflow.certificates.kernel import exit_gap
 from headflow.certificates.kernel.exact import precision
 from headflow.certificates.kernel.exprtree import TreeError, evaluate, substitute, symbols
 from headflow.certificates.kernel.real_encoding import Encoding
-from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.limits import PROBLEM_SECONDS, checked_cuts, proved_cuts
+from headflow.certificates.provers.limits import checked_cuts, proved_cuts, screened
 from headflow.certificates.provers.smt_refinement import products
 from headflow.certificates.statements.exit_gap import elaborate
 from headflow.certificates.statements.real import with_domain_point
@@ -106,10 +105,7 @@ def _all_cuts(statements: list[dict[str, Any]]) -> list[list[dict[str, object]]]
 
 def _cuts(built: dict[str, Any]) -> list[dict[str, object]] | None:
     """The products of the statement's atoms when they prove it, else `limits.proved_cuts`'s; None when neither."""
-    cuts = products(Encoding(built))
-    try:
-        real_statements.check(built, built["claim"], "smt", {"cuts": cuts}, PROBLEM_SECONDS * 4)
+    if screened(built, cuts := products(Encoding(built))):
         return cuts
-    except Rejected:
-        found = proved_cuts([built])
-        return None if found is None else found[0]
+    found = proved_cuts([built])
+    return None if found is None else found[0]

@@ -27,12 +27,11 @@ from headflow.certificates.claims.expressions import parse_tree
 from headflow.certificates.claims.interaction_text import ordinary
 from headflow.certificates.claims.numbers import stated
 from headflow.certificates.claims.schema import AsymptoticClaim, DynamicsClaim
-from headflow.certificates.kernel import real_statements, reduced_time
+from headflow.certificates.kernel import reduced_time
 from headflow.certificates.kernel.equiangular import weights
 from headflow.certificates.kernel.exprtree import rational_tree
 from headflow.certificates.kernel.real_encoding import Encoding
-from headflow.certificates.kernel.recheck import Rejected
-from headflow.certificates.provers.limits import POWERS, PROBLEM_SECONDS, checked_cuts, products, proved_cuts
+from headflow.certificates.provers.limits import POWERS, checked_cuts, products, proved_cuts, screened
 from headflow.certificates.provers.smt_refinement import constant_cuts
 from headflow.certificates.statements.limits import reference
 from headflow.certificates.statements.reduced_time import elaborate, grows_like, target
@@ -232,13 +231,7 @@ def _one_more_cut(statement: dict[str, Any], logs_first: bool) -> list[dict[str,
     pinned = constant_cuts(encoding)
     candidates = [[*base, cut] for cut in (powers + taylor if logs_first else taylor + powers)]
     candidates += [[*base, *pinned, cut] for cut in pairs + powers] if pinned else []
-    for cuts in candidates:
-        try:
-            real_statements.check(statement, statement["claim"], "smt", {"cuts": cuts}, PROBLEM_SECONDS)
-        except Rejected:
-            continue
-        return cuts
-    return None
+    return next((cuts for cuts in candidates if screened(statement, cuts)), None)
 
 
 def _infinite_errors(rate: Fraction, gained: Any) -> list[dict[str, Any]]:

@@ -1,0 +1,57 @@
+"""The provers' test of a candidate's cuts is counted, not timed (`limits.screened`): z3, in a fresh process, within
+SCREEN_RLIMIT (its wall-clock net far above) on the kernel's own text of the statement with those cuts. Which candidate
+a search keeps therefore does not depend on how busy the machine is: with every solver process starting late (what a
+loaded machine did to the 2 s net the search gave each candidate before), the search keeps the same cuts. A false
+statement, a forged cut and a candidate that does not prove the statement are not kept.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from headflow.certificates.kernel import processes, solvers
+from headflow.certificates.kernel.real_encoding import Encoding
+from headflow.certificates.provers import limits
+from headflow.certificates.provers.smt_refinement import constant_cuts
+
+X = {"name": "x", "low": ["rat", "0"], "low_open": False, "high": ["rat", "1"], "high_open": False, "integer": False}
+
+
+def _statement(bound: str) -> dict[str, Any]:
+    """log 397 - log 2 + x > bound + x over x in [0, 1]."""
+    lhs = ["add", ["log", ["rat", "397"]], ["mul", ["rat", "-1"], ["log", ["rat", "2"]]], ["sym", "x"]]
+    rhs = ["add", ["rat", bound], ["sym", "x"]]
+    return {"form": "real", "claim": "logs", "variables": [X], "conditions": [], "point": {"x": "0"}} | {
+        "lhs": lhs,
+        "op": ">",
+        "rhs": rhs,
+    }
+
+
+def test_the_screen_keeps_what_proves_and_nothing_else() -> None:
+    true, false = _statement("4"), _statement("27/5")
+    assert limits.screened(true, constant_cuts(Encoding(true)))
+    assert not limits.screened(true, [])  # no cut: log q is known only from above
+    assert not limits.screened(false, constant_cuts(Encoding(false)))
+    forged = [c | {"factor": str(2 * Fraction(str(c["factor"])))} for c in constant_cuts(Encoding(true))]
+    assert not limits.screened(true, forged)  # the kernel's text validates each cut first
+
+
+def test_a_busy_machine_does_not_change_which_cuts_a_search_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """x^2 e^x <= e^(2x) on [0, 1]: the pair search's cuts are the same when every solver process starts 2.5 s late
+    (a loaded machine: the 2 s net the search gave each candidate's two solver processes before then fired first)."""
+    statement = {"form": "real", "claim": "pairs", "variables": [X], "conditions": [], "point": {"x": "0"}}
+    x = ["sym", "x"]
+    statement |= {"lhs": ["mul", x, x, ["exp", x]], "op": "<=", "rhs": ["exp", ["mul", ["rat", "2"], x]]}
+    found = limits.proved_cuts([statement], refining=False)
+    assert found is not None
+    start = processes.run_program
+
+    def late(argv: list[str], *args: Any, **kwargs: Any) -> Any:  # python -I -c SCRIPT ...: the script sleeps first
+        return start([*argv[:3], f"import time; time.sleep(2.5)\n{argv[3]}", *argv[4:]], *args, **kwargs)
+
+    monkeypatch.setattr(processes, "run_program", late)
+    monkeypatch.setattr(solvers, "_MEMO", {})  # no answer remembered from the first search
+    assert limits.proved_cuts([statement], refining=False) == found
