@@ -68,25 +68,23 @@ _ANSWERS = {x: x for x in ("sat", "unsat", "unknown", RESOURCE_LIMIT)} | {"unkno
 _MEMO: dict[tuple[str, int, str], str] = {}
 
 
-def answers(solver: str, problems: Sequence[str], seconds: float, rlimit: int = 0) -> list[str]:
+def answers(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
     """The solver's answer to each problem (`sat`, `unsat`, `unknown`, RESOURCE_LIMIT, SAFETY_LIMIT), or one
-    `error: ...` per problem not answered before in this process (`_MEMO`). Each problem gets the solver's RLIMITS
-    (a prover's search may ask for less, `rlimit`: a smaller count, never more than the kernel's).
+    `error: ...` per problem not answered before in this process (`_MEMO`). Each problem gets the solver's RLIMITS.
 
     Only the problems not in the memo go to a solver process, each text once (none: no process is started)."""
-    limit = min(rlimit or RLIMITS[solver], RLIMITS[solver])
-    todo = [text for text in dict.fromkeys(problems) if (solver, limit, text) not in _MEMO]
-    said = dict(zip(todo, _solve(solver, todo, seconds, limit) if todo else [], strict=True))
-    _MEMO.update({(solver, limit, x): answer for x, answer in said.items() if answer in _ANSWERS.values()})
-    return [said.get(text) or _MEMO[solver, limit, text] for text in problems]
+    todo = [text for text in dict.fromkeys(problems) if (solver, RLIMITS[solver], text) not in _MEMO]
+    said = dict(zip(todo, _solve(solver, todo, seconds) if todo else [], strict=True))
+    _MEMO.update({(solver, RLIMITS[solver], x): answer for x, answer in said.items() if answer in _ANSWERS.values()})
+    return [said.get(text) or _MEMO[solver, RLIMITS[solver], text] for text in problems]
 
 
-def _solve(solver: str, problems: Sequence[str], seconds: float, limit: int) -> list[str]:
-    """The answers of one fresh solver process to the problems within the resource limit `limit`, as `answers` says.
+def _solve(solver: str, problems: Sequence[str], seconds: float) -> list[str]:
+    """The answers of one fresh solver process to the problems, as `answers` says.
 
     The process is killed at `seconds` (the safety net): the problems answered before keep their answers."""
     with tempfile.TemporaryDirectory(prefix="headflow-solver-") as folder:
-        argv = [sys.executable, "-I", "-c", SCRIPTS[solver], str(limit)]  # the script, its resource limit
+        argv = [sys.executable, "-I", "-c", SCRIPTS[solver], str(RLIMITS[solver])]  # the script, its resource limit
         finished = processes.run_program(argv, json.dumps(list(problems)), seconds, folder)
     lines = finished.stdout.split("\n")[:-1]  # complete lines only: a kill may cut the last one
     killed = finished.returncode is None

@@ -45,11 +45,12 @@ LOG_DECAY, LOG_OPERATIONS = 0.1, 3_000_000
 RLIMIT, ROUNDS, SECONDS = 1_000_000, 4, 20.0
 #: Candidates tried at most (a count, not a clock: whether a certificate is written does not depend on load).
 CANDIDATES = 8
-#: z3's resources for one candidate's cuts (`screened`): counted, so which candidate is kept is the same on a busy
-#: machine (the successful screens of the tests and examples take under 600,000, under 0.2 s); the wall-clock safety
-#: net of its process, far above what a kept candidate takes, stops the nonlinear steps in which z3 counts nothing for
-#: minutes (a failing candidate's); the kernel's check of the one kept gives its solvers their own, larger, limits.
-SCREEN_RLIMIT, SCREEN_SECONDS = 2_000_000, 8.0
+#: The wall-clock safety net of each solver process in a candidate's screen (`screened`): the solvers' own counted
+#: limits decide, and the net stops the nonlinear steps in which a solver counts nothing for minutes (a failing
+#: candidate's). It is several times what a kept candidate takes (every successful screen of the tests and examples
+#: took under 0.7 s, the process's start included), where the kernel's check under 2 s for two processes, which the
+#: search used before, was not on a loaded machine.
+SCREEN_SECONDS = 4.0
 #: Single power cuts of three or four atoms tried per statement (`_one_power_cut`; a count, so that whether a
 #: certificate is written does not depend on load beyond the solvers' own limits).
 ONE_CUT_CANDIDATES = 96
@@ -327,15 +328,20 @@ def _one_power_cut(built: dict[str, Any], encoding: Encoding) -> list[dict[str, 
 
 
 def screened(built: dict[str, Any], cuts: list[dict[str, object]]) -> bool:
-    """Whether z3 (a fresh process, the kernel's) answers unsat within SCREEN_RLIMIT on the kernel's own text of the
-    built statement with these cuts (`real_statements.smt_problem`, which validates each cut): the search's test of a
-    candidate, a count (the net SCREEN_SECONDS far above); the kernel's check of the candidate kept decides (the
-    writer runs it before it writes)."""
+    """Whether the kernel's rule accepts these cuts for the built statement (`solvers.recheck_unsat`: one solver answers
+    unsat and none sat, unknown or an error), asked of its solvers under their counted limits, z3 first and cvc5 only
+    where z3 ran out, on the kernel's own text (`real_statements.smt_problem`, which validates each cut): the search's
+    test of a candidate (net SCREEN_SECONDS); the kernel's check of the candidate kept decides (the writer runs it
+    before it writes)."""
     try:
         text = real_statements.smt_problem(built, {"cuts": cuts})
     except Rejected:
         return False
-    return solvers.answers("z3", [text], SCREEN_SECONDS, SCREEN_RLIMIT) == ["unsat"]
+    for solver in solvers.SCRIPTS:  # z3, then cvc5
+        (answer,) = solvers.answers(solver, [text], SCREEN_SECONDS)
+        if answer not in (solvers.RESOURCE_LIMIT, solvers.SAFETY_LIMIT):
+            return answer == "unsat"
+    return False
 
 
 def checked_cuts(form: Any, claim_id: str, statement: dict[str, Any], payload: dict[str, Any], cuts_of: Any) -> Any:

@@ -23,7 +23,7 @@ PROJECT = "headflow"
 #: The most code lines the kernel holds today, below the rule's LIMIT (4,023): the ceiling only ever comes
 #: down, so that a change that grows the kernel fails here and says so (raise it only with a reason in the notes,
 #: and never past LIMIT).
-CEILING = 4_814
+CEILING = 4_813
 
 
 def _module_name(path: Path) -> str:

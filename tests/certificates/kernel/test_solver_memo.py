@@ -54,9 +54,7 @@ def test_another_limit_or_solver_solves_it_again(started: list[list[str]], monke
 def test_an_answer_that_is_not_counted_is_not_kept(monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
     """The safety net depends on the wall clock, an error on the machine: the next call runs the solver again."""
     calls = []
-    monkeypatch.setattr(
-        solvers, "_solve", lambda solver, texts, seconds, limit: calls.append(texts) or [answer] * len(texts)
-    )
+    monkeypatch.setattr(solvers, "_solve", lambda solver, texts, seconds: calls.append(texts) or [answer] * len(texts))
     assert solvers.answers("cvc5", [UNSAT], 1.0) == [answer]
     assert solvers.answers("cvc5", [UNSAT], 1.0) == [answer]
     assert calls == [[UNSAT], [UNSAT]] and not solvers._MEMO
@@ -64,6 +62,6 @@ def test_an_answer_that_is_not_counted_is_not_kept(monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize("answer", ["sat", "unsat", "unknown", solvers.RESOURCE_LIMIT])
 def test_a_counted_answer_is_kept_for_its_exact_text_only(monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
-    monkeypatch.setattr(solvers, "_solve", lambda solver, texts, seconds, limit: [answer] * len(texts))
+    monkeypatch.setattr(solvers, "_solve", lambda solver, texts, seconds: [answer] * len(texts))
     assert solvers.answers("cvc5", [UNSAT], 1.0) == [answer]
     assert list(solvers._MEMO.items()) == [(("cvc5", solvers.RLIMITS["cvc5"], UNSAT), answer)]

@@ -1,8 +1,9 @@
-"""The provers' test of a candidate's cuts is counted, not timed (`limits.screened`): z3, in a fresh process, within
-SCREEN_RLIMIT (its wall-clock net far above) on the kernel's own text of the statement with those cuts. Which candidate
-a search keeps therefore does not depend on how busy the machine is: with every solver process starting late (what a
-loaded machine did to the 2 s net the search gave each candidate before), the search keeps the same cuts. A false
-statement, a forged cut and a candidate that does not prove the statement are not kept.
+"""The provers' test of a candidate's cuts (`limits.screened`): the kernel's solvers under their counted limits, one
+at a time, on the kernel's own text of the statement with those cuts, each process's wall-clock net (4 s) several
+times what a kept candidate takes. Before, the search ran the kernel's whole check under a 2 s net for both solver
+processes, and a loaded machine made it write another certificate. With every solver process starting 2.5 s late, the
+search keeps the same cuts. A false statement, a forged cut and a candidate that does not prove the statement are not
+kept.
 """
 
 from __future__ import annotations
