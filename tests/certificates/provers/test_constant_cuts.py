@@ -17,7 +17,7 @@ from headflow.certificates.provers.smt_refinement import constant_cuts
 X = {"name": "x", "low": ["rat", "0"], "low_open": False, "high": ["rat", "1"], "high_open": False, "integer": False}
 
 
-def _statement(bound: str) -> dict[str, Any]:
+def logs_statement(bound: str) -> dict[str, Any]:
     """log 397 - log 2 + x > bound + x over x in [0, 1] (a variable, so that the problem has one)."""
     lhs = ["add", ["log", ["rat", "397"]], ["mul", ["rat", "-1"], ["log", ["rat", "2"]]], ["sym", "x"]]
     rhs = ["add", ["rat", bound], ["sym", "x"]]
@@ -33,7 +33,7 @@ def _check(statement: dict[str, Any], cuts: list[dict[str, object]]) -> None:
 
 
 def test_pinned_logarithms_prove_a_relation_between_them() -> None:
-    statement = _statement("4")
+    statement = logs_statement("4")
     cuts = constant_cuts(Encoding(statement))
     assert sorted(c["kind"] for c in cuts) == ["lower", "lower", "upper", "upper"]
     with pytest.raises(Rejected):
@@ -42,14 +42,14 @@ def test_pinned_logarithms_prove_a_relation_between_them() -> None:
 
 
 def test_a_false_neighbour_is_not_proved_with_the_same_cuts() -> None:
-    statement = _statement("27/5")
+    statement = logs_statement("27/5")
     with pytest.raises(Rejected):
         _check(statement, constant_cuts(Encoding(statement)))
 
 
 def test_a_forged_factor_is_refused() -> None:
     """A lower cut's factor above exp(at) would make exp(l) larger than it is: the kernel checks it with balls."""
-    statement = _statement("4")
+    statement = logs_statement("4")
     cuts = constant_cuts(Encoding(statement))
     forged = [c | {"factor": str(2 * Fraction(str(c["factor"])))} if c["kind"] == "lower" else c for c in cuts]
     with pytest.raises(Rejected):

@@ -17,22 +17,11 @@ from headflow.certificates.kernel.real_encoding import Encoding
 from headflow.certificates.provers import limits
 from headflow.certificates.provers.smt_refinement import constant_cuts
 
-X = {"name": "x", "low": ["rat", "0"], "low_open": False, "high": ["rat", "1"], "high_open": False, "integer": False}
-
-
-def _statement(bound: str) -> dict[str, Any]:
-    """log 397 - log 2 + x > bound + x over x in [0, 1]."""
-    lhs = ["add", ["log", ["rat", "397"]], ["mul", ["rat", "-1"], ["log", ["rat", "2"]]], ["sym", "x"]]
-    rhs = ["add", ["rat", bound], ["sym", "x"]]
-    return {"form": "real", "claim": "logs", "variables": [X], "conditions": [], "point": {"x": "0"}} | {
-        "lhs": lhs,
-        "op": ">",
-        "rhs": rhs,
-    }
+from tests.certificates.provers.test_constant_cuts import X, logs_statement
 
 
 def test_the_screen_keeps_what_proves_and_nothing_else() -> None:
-    true, false = _statement("4"), _statement("27/5")
+    true, false = logs_statement("4"), logs_statement("27/5")
     assert limits.screened(true, constant_cuts(Encoding(true)))
     assert not limits.screened(true, [])  # no cut: log q is known only from above
     assert not limits.screened(false, constant_cuts(Encoding(false)))
