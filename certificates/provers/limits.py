@@ -49,7 +49,8 @@ CANDIDATES = 8
 #: limits decide, and the net stops the nonlinear steps in which a solver counts nothing for minutes (a failing
 #: candidate's). It is several times what a kept candidate takes (every successful screen of the tests and examples
 #: took under 0.7 s, the process's start included), where the kernel's check under 2 s for two processes, which the
-#: search used before, was not on a loaded machine.
+#: search used before, was not on a loaded machine. Also z3's wall-clock limit per problem in the Taylor-cut
+#: refinement (`refine`, in this process), where a problem can otherwise run for minutes.
 SCREEN_SECONDS = 4.0
 #: Single power cuts of three or four atoms tried per statement (`_one_power_cut`; a count, so that whether a
 #: certificate is written does not depend on load beyond the solvers' own limits).
@@ -301,7 +302,7 @@ def proved_cuts(
         if one_cut and (cut := _one_power_cut(built, encoding)) is not None:
             found.append(cut)
             continue
-        refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra)
+        refinement = refine(encoding, lambda _: None, RLIMIT, ROUNDS, extra, SCREEN_SECONDS)
         if refinement.status != "proved":
             return None
         found.append(refinement.data)
