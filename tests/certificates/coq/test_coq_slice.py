@@ -13,7 +13,6 @@ Coq does not prove it).
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from headflow.certificates.kernel.recheck import Rejected
 from headflow.certificates.kernel.verify import check_file
 from headflow.checks import coq_files
 
+from tests.certificates.coq.test_coq_tetrahedron import _scaled
 from tests.coq_tier import needs_coqc
 from tests.forging import forged_file
 
@@ -90,13 +90,6 @@ def test_coq_does_not_prove_the_sign_change_of_a_box_off_the_root(written: Path,
     payload = _payload(forged_file(written, tmp_path, _moved))
     _, built = equilibrium_problem(payload)  # the statement built straight from the payload, check-cert bypassed
     assert run.compile_source(source("t", "moved", "s", built)).status != "accepted"
-
-
-def _scaled(factor: int) -> Any:
-    def edit(d: dict[str, Any]) -> None:
-        d["payload"]["lyapunov"] = [[rational_text(factor * Fraction(v)) for v in r] for r in d["payload"]["lyapunov"]]
-
-    return edit
 
 
 def test_a_lyapunov_matrix_of_the_wrong_inertia_is_not_stated(written: Path, tmp_path: Path) -> None:
